@@ -1,0 +1,150 @@
+package dev.idempotency.canonical;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URLDecoder;
+import java.nio.charset.Charset;
+import java.nio.charset.IllegalCharsetNameException;
+import java.nio.charset.StandardCharsets;
+import java.nio.charset.UnsupportedCharsetException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Builds the {@link CanonicalRequest} that identifies a request. It knows nothing of servlets, so the
+ * consumer variant can use it for message payloads too.
+ *
+ * <p>The identity rule per body type:
+ *
+ * <ul>
+ *   <li>{@code application/json} and {@code application/*+json}: {@link CanonicalJson}, stored as {@code
+ *       {"json": ...}}. Member order, whitespace and number spelling do not matter.
+ *   <li>{@code application/x-www-form-urlencoded}: the decoded name/value pairs sorted by name, then value,
+ *       stored as {@code {"form": [[name, value], ...]}}.
+ *   <li>anything else, and JSON or form bodies that do not parse: {@code {"mediaType": ..., "sha256": ...}},
+ *       the lower-cased content type and the SHA-256 of the exact bytes.
+ *   <li>no body at all: {@code null}.
+ * </ul>
+ *
+ * The query string's {@code &}-separated pairs are sorted as they were sent, without decoding.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class RequestCanonicalizer {
+    private static final JsonNodeFactory NODES = JsonNodeFactory.withExactBigDecimals(true);
+
+    /**
+     * @param method the HTTP method
+     * @param operation the operation contract, such as {@code debit:v1}
+     * @param path the concrete path relative to the context path
+     * @param query the raw query string, or {@code null}
+     * @param contentType the request's content type, or {@code null}
+     * @param body the complete request body, possibly empty
+     */
+    public CanonicalRequest canonicalize(
+            String method, String operation, String path, String query, String contentType, byte[] body) {
+        ObjectNode request = NODES.objectNode();
+        request.put("method", method);
+        request.put("operation", operation);
+        request.put("path", path);
+        request.put("query", canonicalQuery(query));
+        request.set("body", canonicalBody(contentType, body));
+        return new CanonicalRequest(CanonicalJson.write(request));
+    }
+
+    private static String canonicalQuery(String query) {
+        if (query == null || query.isEmpty()) {
+            return "";
+        }
+        String[] pairs = query.split("&");
+        Arrays.sort(pairs);
+        return String.join("&", pairs);
+    }
+
+    private static JsonNode canonicalBody(String contentType, byte[] body) {
+        if (body.length == 0) {
+            return NODES.nullNode();
+        }
+        String mediaType = mediaType(contentType);
+        if (mediaType.equals("application/json")
+                || (mediaType.startsWith("application/") && mediaType.endsWith("+json"))) {
+            Optional<JsonNode> json = CanonicalJson.parse(body);
+            if (json.isPresent()) {
+                return NODES.objectNode().set("json", json.get());
+            }
+        } else if (mediaType.equals("application/x-www-form-urlencoded")) {
+            Optional<ArrayNode> form = sortedPairs(body, charset(contentType));
+            if (form.isPresent()) {
+                return NODES.objectNode().set("form", form.get());
+            }
+        }
+        ObjectNode opaque = NODES.objectNode();
+        opaque.put(
+                "mediaType",
+                contentType == null ? "" : contentType.replace(" ", "").toLowerCase(Locale.ROOT));
+        opaque.put("sha256", sha256(body));
+        return opaque;
+    }
+
+    private static Optional<ArrayNode> sortedPairs(byte[] body, Charset charset) {
+        List<String[]> pairs = new ArrayList<>();
+        try {
+            for (String pair : new String(body, charset).split("&")) {
+                if (pair.isEmpty()) {
+                    continue;
+                }
+                int equals = pair.indexOf('=');
+                String name = equals < 0 ? pair : pair.substring(0, equals);
+                String value = equals < 0 ? "" : pair.substring(equals + 1);
+                pairs.add(new String[] {URLDecoder.decode(name, charset), URLDecoder.decode(value, charset)});
+            }
+        } catch (IllegalArgumentException malformedEscape) {
+            return Optional.empty();
+        }
+        pairs.sort((a, b) -> a[0].equals(b[0]) ? a[1].compareTo(b[1]) : a[0].compareTo(b[0]));
+        ArrayNode form = NODES.arrayNode();
+        for (String[] pair : pairs) {
+            form.addArray().add(pair[0]).add(pair[1]);
+        }
+        return Optional.of(form);
+    }
+
+    private static String mediaType(String contentType) {
+        if (contentType == null) {
+            return "";
+        }
+        int semicolon = contentType.indexOf(';');
+        String type = semicolon < 0 ? contentType : contentType.substring(0, semicolon);
+        return type.trim().toLowerCase(Locale.ROOT);
+    }
+
+    private static Charset charset(String contentType) {
+        for (String parameter : contentType.split(";")) {
+            String[] nameValue = parameter.trim().split("=", 2);
+            if (nameValue.length == 2 && nameValue[0].trim().equalsIgnoreCase("charset")) {
+                try {
+                    return Charset.forName(nameValue[1].trim().replace("\"", ""));
+                } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
+                    return StandardCharsets.UTF_8;
+                }
+            }
+        }
+        return StandardCharsets.UTF_8;
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,232 @@
+package dev.idempotency.config;
+
+import dev.idempotency.ConfigurationException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * The filter's validated, immutable configuration. Build it with {@link #builder()}; every setter
+ * validates its argument and names the bad value.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class IdempotencyConfig {
+    public static final String DEFAULT_KEY_HEADER = "Idempotency-Key";
+    public static final String DEFAULT_ENTITY_MANAGER = "java:comp/env/persistence/idempotency";
+    public static final String DEFAULT_DATABASE = "postgresql";
+    public static final long DEFAULT_MAX_REQUEST_BODY_BYTES = 1024 * 1024;
+    public static final List<String> DEFAULT_STORED_HEADERS = List.of("Content-Type", "Location");
+    public static final Duration DEFAULT_RETENTION = Duration.ofHours(24);
+    public static final Duration MIN_RETENTION = Duration.ofMinutes(1);
+
+    /** Headers that carry credentials or session state: replaying them would hand one client's session to another. */
+    private static final Set<String> NEVER_STORED =
+            Set.of("set-cookie", "set-cookie2", "www-authenticate", "authorization", "proxy-authenticate");
+
+    private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+
+    private final List<Operation> operations;
+    private final String keyHeader;
+    private final KeylessPolicy keylessPolicy;
+    private final String entityManagerName;
+    private final String database;
+    private final long maxRequestBodyBytes;
+    private final List<String> storedHeaders;
+    private final StorableStatuses storableStatuses;
+    private final Duration retention;
+
+    private IdempotencyConfig(Builder b) {
+        this.operations = List.copyOf(b.operations);
+        this.keyHeader = b.keyHeader;
+        this.keylessPolicy = b.keylessPolicy;
+        this.entityManagerName = b.entityManagerName;
+        this.database = b.database;
+        this.maxRequestBodyBytes = b.maxRequestBodyBytes;
+        this.storedHeaders = List.copyOf(b.storedHeaders);
+        this.storableStatuses = b.storableStatuses;
+        this.retention = b.retention;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The covered operation for this method and context-relative path, if any. First match wins. */
+    public Optional<Operation> operationFor(String method, String path) {
+        for (Operation operation : operations) {
+            if (operation.matches(method, path)) {
+                return Optional.of(operation);
+            }
+        }
+        return Optional.empty();
+    }
+
+    public List<Operation> operations() {
+        return operations;
+    }
+
+    public String keyHeader() {
+        return keyHeader;
+    }
+
+    public KeylessPolicy keylessPolicy() {
+        return keylessPolicy;
+    }
+
+    public String entityManagerName() {
+        return entityManagerName;
+    }
+
+    public String database() {
+        return database;
+    }
+
+    public long maxRequestBodyBytes() {
+        return maxRequestBodyBytes;
+    }
+
+    public List<String> storedHeaders() {
+        return storedHeaders;
+    }
+
+    public StorableStatuses storableStatuses() {
+        return storableStatuses;
+    }
+
+    public Duration retention() {
+        return retention;
+    }
+
+    /** One line for the start-up log. Holds no secrets: the configuration has none. */
+    @Override
+    public String toString() {
+        return "operations=" + operations + ", key-header=" + keyHeader + ", keyless-requests="
+                + keylessPolicy.name().toLowerCase(Locale.ROOT).replace('_', '-') + ", entity-manager="
+                + entityManagerName + ", database=" + database + ", max-request-body=" + maxRequestBodyBytes
+                + ", stored-headers=" + storedHeaders + ", storable-statuses=" + storableStatuses + ", retention="
+                + retention;
+    }
+
+    /** Collects and validates settings. Not thread-safe; build once at start-up. */
+    public static final class Builder {
+        private final List<Operation> operations = new ArrayList<>();
+        private String keyHeader = DEFAULT_KEY_HEADER;
+        private KeylessPolicy keylessPolicy = KeylessPolicy.PASS_THROUGH;
+        private String entityManagerName = DEFAULT_ENTITY_MANAGER;
+        private String database = DEFAULT_DATABASE;
+        private long maxRequestBodyBytes = DEFAULT_MAX_REQUEST_BODY_BYTES;
+        private List<String> storedHeaders = DEFAULT_STORED_HEADERS;
+        private StorableStatuses storableStatuses = StorableStatuses.DEFAULT;
+        private Duration retention = DEFAULT_RETENTION;
+
+        private Builder() {}
+
+        /**
+         * @throws ConfigurationException if another operation already covers the same method and path template
+         */
+        public Builder operation(Operation operation) {
+            for (Operation existing : operations) {
+                if (existing.method().equals(operation.method())
+                        && existing.path().toString().equals(operation.path().toString())) {
+                    throw new ConfigurationException("operations: '" + operation.method() + " " + operation.path()
+                            + "' is mapped twice, to " + existing.contract() + " and " + operation.contract());
+                }
+            }
+            operations.add(operation);
+            return this;
+        }
+
+        /** @throws ConfigurationException if the name is not an HTTP header token */
+        public Builder keyHeader(String name) {
+            if (!TOKEN.matcher(name).matches()) {
+                throw new ConfigurationException("key-header must be an HTTP header name, was '" + name + "'");
+            }
+            this.keyHeader = name;
+            return this;
+        }
+
+        public Builder keylessPolicy(KeylessPolicy policy) {
+            this.keylessPolicy = policy;
+            return this;
+        }
+
+        /** @throws ConfigurationException if the name is blank */
+        public Builder entityManagerName(String jndiName) {
+            if (jndiName.isBlank()) {
+                throw new ConfigurationException(
+                        "entity-manager must be a JNDI name such as " + DEFAULT_ENTITY_MANAGER + ", was blank");
+            }
+            this.entityManagerName = jndiName;
+            return this;
+        }
+
+        /** @throws ConfigurationException if the database is not one the library supports */
+        public Builder database(String name) {
+            String normalized = name.trim().toLowerCase(Locale.ROOT);
+            if (!normalized.equals("postgresql")) {
+                throw new ConfigurationException("database must be one of [postgresql], was '" + name
+                        + "'; other engines are not supported yet");
+            }
+            this.database = normalized;
+            return this;
+        }
+
+        /** @throws ConfigurationException if the limit is below 1 KiB */
+        public Builder maxRequestBodyBytes(long bytes) {
+            if (bytes < 1024) {
+                throw new ConfigurationException("max-request-body must be ≥ 1024 bytes, was " + bytes);
+            }
+            this.maxRequestBodyBytes = bytes;
+            return this;
+        }
+
+        /**
+         * @throws ConfigurationException if a name is not a header token, or names a header that carries
+         *     credentials or session state ({@code Set-Cookie}, {@code WWW-Authenticate}, {@code Authorization})
+         */
+        public Builder storedHeaders(List<String> names) {
+            Set<String> seen = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+            for (String name : names) {
+                if (!TOKEN.matcher(name).matches()) {
+                    throw new ConfigurationException("stored-headers must list HTTP header names, had '" + name + "'");
+                }
+                if (NEVER_STORED.contains(name.toLowerCase(Locale.ROOT))) {
+                    throw new ConfigurationException("stored-headers must not contain '" + name
+                            + "': it carries credentials or session state and would be replayed to other requests");
+                }
+                seen.add(name);
+            }
+            this.storedHeaders = List.copyOf(seen);
+            return this;
+        }
+
+        public Builder storableStatuses(StorableStatuses statuses) {
+            this.storableStatuses = statuses;
+            return this;
+        }
+
+        /** @throws ConfigurationException if the retention is shorter than one minute */
+        public Builder retention(Duration retention) {
+            if (retention.compareTo(MIN_RETENTION) < 0) {
+                throw new ConfigurationException("retention must be ≥ " + MIN_RETENTION + ", was " + retention);
+            }
+            this.retention = retention;
+            return this;
+        }
+
+        /** @throws ConfigurationException if no operation is configured */
+        public IdempotencyConfig build() {
+            if (operations.isEmpty()) {
+                throw new ConfigurationException("operations must list at least one operation, such as"
+                        + " 'POST /api/accounts/{id}/debits = debit:v1'; it was empty");
+            }
+            return new IdempotencyConfig(this);
+        }
+    }
+}

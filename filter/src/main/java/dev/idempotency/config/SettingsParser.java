@@ -1,0 +1,116 @@
+package dev.idempotency.config;
+
+import dev.idempotency.ConfigurationException;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Turns the filter's string settings (init-params and the optional properties file) into an {@link
+ * IdempotencyConfig}. An unknown setting is an error, so a typo cannot silently weaken a guarantee.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class SettingsParser {
+    public static final String INIT_PARAM_OPERATIONS = "operations";
+    public static final String INIT_PARAM_KEY_HEADER = "key-header";
+    public static final String INIT_PARAM_KEYLESS_REQUESTS = "keyless-requests";
+    public static final String INIT_PARAM_ENTITY_MANAGER = "entity-manager";
+    public static final String INIT_PARAM_DATABASE = "database";
+    public static final String INIT_PARAM_MAX_REQUEST_BODY = "max-request-body";
+    public static final String INIT_PARAM_STORED_HEADERS = "stored-headers";
+    public static final String INIT_PARAM_STORABLE_STATUSES = "storable-statuses";
+    public static final String INIT_PARAM_RETENTION = "retention";
+
+    /** Every setting the parser knows; the filter's own {@code config-file} init-param is handled before. */
+    public static final Set<String> KNOWN_SETTINGS = Set.of(
+            INIT_PARAM_OPERATIONS,
+            INIT_PARAM_KEY_HEADER,
+            INIT_PARAM_KEYLESS_REQUESTS,
+            INIT_PARAM_ENTITY_MANAGER,
+            INIT_PARAM_DATABASE,
+            INIT_PARAM_MAX_REQUEST_BODY,
+            INIT_PARAM_STORED_HEADERS,
+            INIT_PARAM_STORABLE_STATUSES,
+            INIT_PARAM_RETENTION);
+
+    private SettingsParser() {}
+
+    /**
+     * @throws ConfigurationException naming the first unknown or malformed setting
+     */
+    public static IdempotencyConfig parse(Map<String, String> settings) {
+        Set<String> unknown = new TreeSet<>(settings.keySet());
+        unknown.removeAll(KNOWN_SETTINGS);
+        if (!unknown.isEmpty()) {
+            throw new ConfigurationException(
+                    "unknown setting(s) " + unknown + "; known settings are " + new TreeSet<>(KNOWN_SETTINGS));
+        }
+        IdempotencyConfig.Builder builder = IdempotencyConfig.builder();
+        String operations = settings.getOrDefault(INIT_PARAM_OPERATIONS, "");
+        for (String line : operations.split("[\\n;]")) {
+            if (!line.isBlank()) {
+                builder.operation(Operation.parse(line));
+            }
+        }
+        ifPresent(settings, INIT_PARAM_KEY_HEADER, builder::keyHeader);
+        ifPresent(settings, INIT_PARAM_KEYLESS_REQUESTS, value -> builder.keylessPolicy(keylessPolicy(value)));
+        ifPresent(settings, INIT_PARAM_ENTITY_MANAGER, builder::entityManagerName);
+        ifPresent(settings, INIT_PARAM_DATABASE, builder::database);
+        ifPresent(settings, INIT_PARAM_MAX_REQUEST_BODY, value -> builder.maxRequestBodyBytes(bytes(value)));
+        ifPresent(settings, INIT_PARAM_STORED_HEADERS, value -> builder.storedHeaders(list(value)));
+        ifPresent(
+                settings,
+                INIT_PARAM_STORABLE_STATUSES,
+                value -> builder.storableStatuses(StorableStatuses.parse(value)));
+        ifPresent(settings, INIT_PARAM_RETENTION, value -> builder.retention(duration(value)));
+        return builder.build();
+    }
+
+    private static void ifPresent(
+            Map<String, String> settings, String name, java.util.function.Consumer<String> apply) {
+        String value = settings.get(name);
+        if (value != null) {
+            apply.accept(value.trim());
+        }
+    }
+
+    private static KeylessPolicy keylessPolicy(String value) {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "pass-through" -> KeylessPolicy.PASS_THROUGH;
+            case "reject" -> KeylessPolicy.REJECT;
+            default -> throw new ConfigurationException(
+                    "keyless-requests must be 'pass-through' or 'reject', was '" + value + "'");
+        };
+    }
+
+    private static long bytes(String value) {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new ConfigurationException(
+                    "max-request-body must be a number of bytes such as 1048576, was '" + value + "'");
+        }
+    }
+
+    private static Duration duration(String value) {
+        try {
+            return Duration.parse(value);
+        } catch (DateTimeParseException e) {
+            throw new ConfigurationException(
+                    "retention must be an ISO-8601 duration such as PT24H, was '" + value + "'");
+        }
+    }
+
+    private static List<String> list(String value) {
+        return Arrays.stream(value.split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
+    }
+}

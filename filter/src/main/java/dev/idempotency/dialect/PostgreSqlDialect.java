@@ -1,0 +1,15 @@
+package dev.idempotency.dialect;
+
+/**
+ * PostgreSQL 13 and later. The claim is {@code INSERT ... ON CONFLICT DO NOTHING}: a concurrent
+ * duplicate blocks on the primary key's unique index until the first transaction ends, then inserts
+ * (the first rolled back) or skips (it committed).
+ */
+public final class PostgreSqlDialect extends SqlDialect {
+    @Override
+    public String claimStatement() {
+        return "INSERT INTO request_result (scope, operation, request_key, request, created_at, expires_at)"
+                + " VALUES (?, ?, ?, ?, now(), now() + CAST(? AS interval))"
+                + " ON CONFLICT (scope, operation, request_key) DO NOTHING";
+    }
+}

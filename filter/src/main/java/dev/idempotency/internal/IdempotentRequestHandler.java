@@ -1,0 +1,227 @@
+package dev.idempotency.internal;
+
+import dev.idempotency.KeyContentionException;
+import dev.idempotency.canonical.CanonicalRequest;
+import dev.idempotency.canonical.RequestCanonicalizer;
+import dev.idempotency.config.IdempotencyConfig;
+import dev.idempotency.config.KeylessPolicy;
+import dev.idempotency.config.Operation;
+import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.servlet.BufferedBodyRequest;
+import dev.idempotency.servlet.CapturedResponse;
+import dev.idempotency.servlet.CapturingResponseWrapper;
+import dev.idempotency.servlet.IdempotencyKeyHeader;
+import dev.idempotency.servlet.Problem;
+import dev.idempotency.servlet.ProblemException;
+import dev.idempotency.servlet.ProblemResponse;
+import dev.idempotency.servlet.ResponseWriter;
+import dev.idempotency.store.ClaimOutcome;
+import dev.idempotency.store.RequestResult;
+import dev.idempotency.store.RequestResultId;
+import dev.idempotency.store.RequestResultStore;
+import dev.idempotency.store.StoredResponse;
+import dev.idempotency.tx.JtaTransaction;
+import jakarta.persistence.EntityManager;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.security.Principal;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The request path for one covered operation, in one straight line: key and scope, canonical request,
+ * transaction, claim, then either replay/reject an existing record or run the application, store its
+ * final response, commit, and only then send it.
+ *
+ * <p>Thread-safe: it holds only immutable configuration; each request's state lives on its own stack.
+ */
+public final class IdempotentRequestHandler {
+    public static final String REPLAYED_HEADER = "Idempotent-Replayed";
+
+    private static final Logger LOG = Logger.getLogger(IdempotentRequestHandler.class.getName());
+
+    private final IdempotencyConfig config;
+    private final IdempotencyKeyHeader keyHeader;
+    private final RequestCanonicalizer canonicalizer = new RequestCanonicalizer();
+    private final JtaTransaction transaction;
+    private final Supplier<EntityManager> entityManagers;
+    private final SqlDialect dialect;
+
+    public IdempotentRequestHandler(
+            IdempotencyConfig config,
+            JtaTransaction transaction,
+            Supplier<EntityManager> entityManagers,
+            SqlDialect dialect) {
+        this.config = config;
+        this.keyHeader = new IdempotencyKeyHeader(config.keyHeader());
+        this.transaction = transaction;
+        this.entityManagers = entityManagers;
+        this.dialect = dialect;
+    }
+
+    /**
+     * @param path the request path relative to the context path, as the operation matched it
+     */
+    public void handle(
+            HttpServletRequest request,
+            HttpServletResponse response,
+            FilterChain chain,
+            Operation operation,
+            String path)
+            throws IOException, ServletException {
+        try {
+            Optional<String> key = keyHeader.read(request);
+            if (key.isEmpty()) {
+                handleKeyless(request, response, chain, operation);
+                return;
+            }
+            String scope = scopeOf(request, operation);
+            BufferedBodyRequest buffered = BufferedBodyRequest.read(request, config.maxRequestBodyBytes());
+            CanonicalRequest canonical = canonicalizer.canonicalize(
+                    request.getMethod(),
+                    operation.contract(),
+                    path,
+                    request.getQueryString(),
+                    request.getContentType(),
+                    buffered.body());
+            RequestResultId id = new RequestResultId(scope, operation.contract(), key.get());
+            claimAndAnswer(id, canonical, buffered, response, chain);
+        } catch (ProblemException problem) {
+            ProblemResponse.send(response, problem.problem(), problem.detail(), request.getRequestURI());
+        }
+    }
+
+    private void handleKeyless(
+            HttpServletRequest request, HttpServletResponse response, FilterChain chain, Operation operation)
+            throws IOException, ServletException, ProblemException {
+        if (config.keylessPolicy() == KeylessPolicy.REJECT) {
+            throw new ProblemException(
+                    Problem.KEY_REQUIRED,
+                    operation.contract() + " requires an " + config.keyHeader() + " header; send a new unique key"
+                            + " (such as a UUID) per intended operation, and the same key on every retry of it");
+        }
+        chain.doFilter(request, response);
+    }
+
+    /** Keys are scoped by the authenticated caller; an anonymous caller must never share a scope. */
+    private static String scopeOf(HttpServletRequest request, Operation operation) throws ProblemException {
+        Principal principal = request.getUserPrincipal();
+        if (principal == null) {
+            throw new ProblemException(
+                    Problem.AUTHENTICATION_REQUIRED,
+                    operation.contract() + " scopes idempotency keys by the authenticated caller; authenticate and"
+                            + " retry with the same key");
+        }
+        return principal.getName();
+    }
+
+    private void claimAndAnswer(
+            RequestResultId id,
+            CanonicalRequest canonical,
+            BufferedBodyRequest request,
+            HttpServletResponse response,
+            FilterChain chain)
+            throws IOException, ServletException, ProblemException {
+        transaction.begin();
+        try {
+            RequestResultStore store = new RequestResultStore(entityManagers.get(), dialect);
+            ClaimOutcome outcome = claim(store, id, canonical);
+            if (outcome instanceof ClaimOutcome.Existing existing) {
+                // The transaction only read; end it before answering so the connection goes back at once.
+                transaction.rollback();
+                answerExisting(existing.record(), canonical, response);
+            } else {
+                execute(store, id, request, response, chain);
+            }
+        } finally {
+            transaction.rollback();
+        }
+    }
+
+    private ClaimOutcome claim(RequestResultStore store, RequestResultId id, CanonicalRequest canonical)
+            throws ProblemException {
+        try {
+            return store.claim(id, canonical.text(), config.retention());
+        } catch (KeyContentionException e) {
+            throw new ProblemException(
+                    Problem.REQUEST_IN_PROGRESS,
+                    "another request with this key is being processed or rolled back repeatedly; retry with the"
+                            + " same key after the Retry-After delay");
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "claiming " + id + " failed", e);
+            throw new ProblemException(
+                    Problem.STORE_UNAVAILABLE,
+                    "the idempotency record could not be claimed, so nothing was executed; retry with the same key");
+        }
+    }
+
+    private void answerExisting(RequestResult record, CanonicalRequest canonical, HttpServletResponse response)
+            throws IOException, ProblemException {
+        if (!record.request().equals(canonical.text())) {
+            throw new ProblemException(
+                    Problem.KEY_REUSED,
+                    "this " + config.keyHeader() + " was already used for a different request to "
+                            + record.operation() + " (it differs at " + canonical.differencesFrom(record.request())
+                            + "); send a new key for a new request, or resend the original request unchanged");
+        }
+        StoredResponse stored = RequestResultStore.storedResponse(record);
+        Map<String, List<String>> headers = new LinkedHashMap<>(stored.headers());
+        headers.put(REPLAYED_HEADER, List.of("true"));
+        ResponseWriter.send(response, stored.status(), headers, stored.body());
+    }
+
+    private void execute(
+            RequestResultStore store,
+            RequestResultId id,
+            BufferedBodyRequest request,
+            HttpServletResponse response,
+            FilterChain chain)
+            throws IOException, ServletException, ProblemException {
+        CapturingResponseWrapper capture = new CapturingResponseWrapper(response);
+        try {
+            chain.doFilter(request, capture);
+        } catch (IOException | ServletException | RuntimeException e) {
+            transaction.rollback();
+            LOG.log(Level.WARNING, id.operation() + " failed and was rolled back", e);
+            throw new ProblemException(
+                    Problem.APPLICATION_FAILED,
+                    "the request failed and nothing of it was kept; retrying with the same key is safe");
+        }
+        CapturedResponse captured = capture.captured();
+        if (!config.storableStatuses().isStorable(captured.status())) {
+            // A failure or a refusal that is not a final outcome: undo its effects, keep the key free.
+            transaction.rollback();
+            captured.sendTo(response);
+            return;
+        }
+        if (!transaction.isCommittable()) {
+            transaction.rollback();
+            throw new ProblemException(
+                    Problem.APPLICATION_FAILED,
+                    "the application answered " + captured.status() + " but its transaction was rolled back, so"
+                            + " nothing of it was kept; retrying with the same key is safe");
+        }
+        try {
+            store.complete(
+                    id,
+                    new StoredResponse(captured.status(), captured.headersIn(config.storedHeaders()), captured.body()));
+            transaction.commit();
+        } catch (RuntimeException e) {
+            transaction.rollback();
+            LOG.log(Level.WARNING, id.operation() + " could not be committed", e);
+            throw new ProblemException(
+                    Problem.COMMIT_FAILED,
+                    "the request could not be committed and nothing of it was kept; retrying with the same key is"
+                            + " safe");
+        }
+        captured.sendTo(response);
+    }
+}

@@ -1,0 +1,178 @@
+package dev.idempotency.servlet;
+
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UnsupportedEncodingException;
+import java.net.URLDecoder;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A request whose body was read once, under a size cap, so the filter can canonicalize it and the
+ * application can still read it. Form parameters are parsed from the buffered body, because the
+ * container can no longer read them from the consumed stream.
+ *
+ * <p>Not thread-safe, like the request it wraps.
+ */
+public final class BufferedBodyRequest extends HttpServletRequestWrapper {
+    private static final String FORM = "application/x-www-form-urlencoded";
+
+    private final byte[] body;
+    private Map<String, String[]> formParameters;
+
+    private BufferedBodyRequest(HttpServletRequest request, byte[] body) {
+        super(request);
+        this.body = body;
+    }
+
+    /**
+     * Reads the whole body, stopping as soon as it exceeds {@code maxBytes}: a declared length over the cap
+     * is refused without reading, and a chunked body is cut off at the cap.
+     *
+     * @throws ProblemException {@link Problem#REQUEST_TOO_LARGE} if the body is larger than {@code maxBytes}
+     */
+    public static BufferedBodyRequest read(HttpServletRequest request, long maxBytes)
+            throws IOException, ProblemException {
+        long declared = request.getContentLengthLong();
+        if (declared > maxBytes) {
+            throw tooLarge(maxBytes);
+        }
+        ByteArrayOutputStream body = new ByteArrayOutputStream(declared > 0 ? (int) declared : 1024);
+        byte[] buffer = new byte[8192];
+        InputStream in = request.getInputStream();
+        for (int n = in.read(buffer); n != -1; n = in.read(buffer)) {
+            if (body.size() + (long) n > maxBytes) {
+                throw tooLarge(maxBytes);
+            }
+            body.write(buffer, 0, n);
+        }
+        return new BufferedBodyRequest(request, body.toByteArray());
+    }
+
+    private static ProblemException tooLarge(long maxBytes) {
+        return new ProblemException(
+                Problem.REQUEST_TOO_LARGE,
+                "the request body is larger than " + maxBytes + " bytes, the limit for this operation; send a"
+                        + " smaller body");
+    }
+
+    /** The exact bytes the client sent. */
+    public byte[] body() {
+        return body;
+    }
+
+    @Override
+    public ServletInputStream getInputStream() {
+        ByteArrayInputStream in = new ByteArrayInputStream(body);
+        return new ServletInputStream() {
+            @Override
+            public int read() {
+                return in.read();
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                return in.read(b, off, len);
+            }
+
+            @Override
+            public boolean isFinished() {
+                return in.available() == 0;
+            }
+
+            @Override
+            public boolean isReady() {
+                return true;
+            }
+
+            @Override
+            public void setReadListener(ReadListener listener) {
+                try {
+                    listener.onDataAvailable();
+                    listener.onAllDataRead();
+                } catch (IOException e) {
+                    listener.onError(e);
+                }
+            }
+        };
+    }
+
+    @Override
+    public BufferedReader getReader() throws UnsupportedEncodingException {
+        return new BufferedReader(new InputStreamReader(getInputStream(), charset()));
+    }
+
+    @Override
+    public String getParameter(String name) {
+        String[] values = getParameterMap().get(name);
+        return values == null ? null : values[0];
+    }
+
+    @Override
+    public String[] getParameterValues(String name) {
+        String[] values = getParameterMap().get(name);
+        return values == null ? null : values.clone();
+    }
+
+    @Override
+    public Enumeration<String> getParameterNames() {
+        return Collections.enumeration(getParameterMap().keySet());
+    }
+
+    @Override
+    public Map<String, String[]> getParameterMap() {
+        String contentType = getContentType();
+        if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith(FORM)) {
+            return super.getParameterMap();
+        }
+        if (formParameters == null) {
+            Map<String, List<String>> values = new LinkedHashMap<>();
+            addPairs(getQueryString(), StandardCharsets.UTF_8, values);
+            addPairs(new String(body, charset()), charset(), values);
+            Map<String, String[]> parameters = new LinkedHashMap<>();
+            values.forEach((name, list) -> parameters.put(name, list.toArray(String[]::new)));
+            formParameters = Collections.unmodifiableMap(parameters);
+        }
+        return formParameters;
+    }
+
+    private static void addPairs(String text, Charset charset, Map<String, List<String>> values) {
+        if (text == null || text.isEmpty()) {
+            return;
+        }
+        for (String pair : text.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int equals = pair.indexOf('=');
+            try {
+                String name = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), charset);
+                String value = equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), charset);
+                values.computeIfAbsent(name, n -> new ArrayList<>()).add(value);
+            } catch (IllegalArgumentException malformedEscape) {
+                // The container skips malformed pairs too, rather than failing the request.
+            }
+        }
+    }
+
+    private Charset charset() {
+        String encoding = getCharacterEncoding();
+        // The Servlet specification's default for request bodies without a declared charset.
+        return encoding == null ? StandardCharsets.ISO_8859_1 : Charset.forName(encoding);
+    }
+}

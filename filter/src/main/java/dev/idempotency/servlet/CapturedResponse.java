@@ -1,0 +1,47 @@
+package dev.idempotency.servlet;
+
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Everything the application wrote, held back from the client until the transaction has ended.
+ *
+ * <p>Immutable once captured; thread-safe.
+ *
+ * @param status the final status
+ * @param headers every header the application set, Content-Type included, in the order first set
+ * @param body the complete body
+ * @param errorMessage the message given to {@code sendError}, or {@code null} if the application did not
+ *     call it
+ */
+public record CapturedResponse(int status, Map<String, List<String>> headers, byte[] body, String errorMessage) {
+
+    /** Sends the captured response to the client, as the application meant it. */
+    public void sendTo(HttpServletResponse response) throws IOException {
+        if (errorMessage != null) {
+            // Let the container render its error page, as it would have without the filter.
+            response.reset();
+            headers.forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
+            response.sendError(status, errorMessage.isEmpty() ? null : errorMessage);
+            return;
+        }
+        ResponseWriter.send(response, status, headers, body);
+    }
+
+    /** Only the headers named in {@code allowlist} (case-insensitive), for storing and replaying. */
+    public Map<String, List<String>> headersIn(List<String> allowlist) {
+        Map<String, Boolean> allowed = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        allowlist.forEach(name -> allowed.put(name, true));
+        Map<String, List<String>> kept = new LinkedHashMap<>();
+        headers.forEach((name, values) -> {
+            if (allowed.containsKey(name)) {
+                kept.put(name, values);
+            }
+        });
+        return kept;
+    }
+}

@@ -1,0 +1,338 @@
+package dev.idempotency.servlet;
+
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Holds back everything the application writes: status, headers and body stay in memory and nothing
+ * reaches the client, so the filter can still roll back and answer differently. The response is never
+ * committed while wrapped; {@code flushBuffer} and stream flushes only flush into the buffer.
+ *
+ * <p>Follows the servlet rules a real response enforces: {@code getOutputStream} and {@code getWriter}
+ * exclude each other, {@code reset} clears status, headers and body, and the writer's charset comes from
+ * the content type or {@code setCharacterEncoding}, ISO-8859-1 by default.
+ *
+ * <p>Not thread-safe, like the response it wraps.
+ */
+public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
+    private static final String CONTENT_TYPE = "Content-Type";
+
+    private final ByteArrayOutputStream body = new ByteArrayOutputStream(1024);
+    private final Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    private final List<String> headerOrder = new ArrayList<>();
+    private int status = SC_OK;
+    private String errorMessage;
+    private String mediaType;
+    private String characterEncoding;
+    private ServletOutputStream outputStream;
+    private PrintWriter writer;
+
+    public CapturingResponseWrapper(HttpServletResponse response) {
+        super(response);
+    }
+
+    /** What the application wrote, with any writer flushed. */
+    public CapturedResponse captured() {
+        if (writer != null) {
+            writer.flush();
+        }
+        Map<String, List<String>> all = new LinkedHashMap<>();
+        String contentType = getContentType();
+        if (contentType != null) {
+            all.put(CONTENT_TYPE, List.of(contentType));
+        }
+        for (String name : headerOrder) {
+            all.put(name, List.copyOf(headers.get(name)));
+        }
+        return new CapturedResponse(status, all, body.toByteArray(), errorMessage);
+    }
+
+    // Status
+
+    @Override
+    public void setStatus(int sc) {
+        this.status = sc;
+    }
+
+    @Override
+    public int getStatus() {
+        return status;
+    }
+
+    @Override
+    public void sendError(int sc, String msg) {
+        resetBuffer();
+        this.status = sc;
+        this.errorMessage = msg == null ? "" : msg;
+    }
+
+    @Override
+    public void sendError(int sc) {
+        sendError(sc, null);
+    }
+
+    @Override
+    public void sendRedirect(String location) {
+        resetBuffer();
+        setHeader("Location", location);
+        this.status = SC_FOUND;
+    }
+
+    // Headers
+
+    @Override
+    public void setHeader(String name, String value) {
+        if (name.equalsIgnoreCase(CONTENT_TYPE)) {
+            setContentType(value);
+            return;
+        }
+        removeHeader(name);
+        if (value != null) {
+            addHeader(name, value);
+        }
+    }
+
+    @Override
+    public void addHeader(String name, String value) {
+        if (name.equalsIgnoreCase(CONTENT_TYPE)) {
+            setContentType(value);
+            return;
+        }
+        if (!headers.containsKey(name)) {
+            headerOrder.add(name);
+        }
+        headers.computeIfAbsent(name, n -> new ArrayList<>()).add(value);
+    }
+
+    @Override
+    public void setIntHeader(String name, int value) {
+        setHeader(name, Integer.toString(value));
+    }
+
+    @Override
+    public void addIntHeader(String name, int value) {
+        addHeader(name, Integer.toString(value));
+    }
+
+    @Override
+    public void setDateHeader(String name, long date) {
+        setHeader(name, httpDate(date));
+    }
+
+    @Override
+    public void addDateHeader(String name, long date) {
+        addHeader(name, httpDate(date));
+    }
+
+    @Override
+    public boolean containsHeader(String name) {
+        return name.equalsIgnoreCase(CONTENT_TYPE) ? mediaType != null : headers.containsKey(name);
+    }
+
+    @Override
+    public String getHeader(String name) {
+        if (name.equalsIgnoreCase(CONTENT_TYPE)) {
+            return getContentType();
+        }
+        List<String> values = headers.get(name);
+        return values == null ? null : values.get(0);
+    }
+
+    @Override
+    public Collection<String> getHeaders(String name) {
+        if (name.equalsIgnoreCase(CONTENT_TYPE)) {
+            return mediaType == null ? List.of() : List.of(getContentType());
+        }
+        return List.copyOf(headers.getOrDefault(name, List.of()));
+    }
+
+    @Override
+    public Collection<String> getHeaderNames() {
+        List<String> names = new ArrayList<>(headerOrder);
+        if (mediaType != null) {
+            names.add(0, CONTENT_TYPE);
+        }
+        return names;
+    }
+
+    private void removeHeader(String name) {
+        if (headers.remove(name) != null) {
+            headerOrder.removeIf(existing -> existing.equalsIgnoreCase(name));
+        }
+    }
+
+    // Content type and encoding
+
+    @Override
+    public void setContentType(String type) {
+        if (type == null) {
+            mediaType = null;
+            return;
+        }
+        String[] parts = type.split(";");
+        StringBuilder withoutCharset = new StringBuilder(parts[0].trim());
+        for (int i = 1; i < parts.length; i++) {
+            String parameter = parts[i].trim();
+            if (parameter.toLowerCase(Locale.ROOT).startsWith("charset=")) {
+                // Once the writer exists its charset is fixed, as on a real response.
+                if (writer == null) {
+                    characterEncoding = parameter.substring("charset=".length()).replace("\"", "");
+                }
+            } else if (!parameter.isEmpty()) {
+                withoutCharset.append(";").append(parameter);
+            }
+        }
+        mediaType = withoutCharset.toString();
+    }
+
+    @Override
+    public String getContentType() {
+        if (mediaType == null) {
+            return null;
+        }
+        return characterEncoding == null ? mediaType : mediaType + ";charset=" + characterEncoding;
+    }
+
+    @Override
+    public void setCharacterEncoding(String charset) {
+        if (writer == null) {
+            characterEncoding = charset;
+        }
+    }
+
+    @Override
+    public String getCharacterEncoding() {
+        return characterEncoding == null ? StandardCharsets.ISO_8859_1.name() : characterEncoding;
+    }
+
+    @Override
+    public void setContentLength(int len) {
+        // The filter sets the real length from the captured body.
+    }
+
+    @Override
+    public void setContentLengthLong(long len) {
+        // The filter sets the real length from the captured body.
+    }
+
+    @Override
+    public void setLocale(Locale locale) {
+        // Only the language matters here: the charset mapping of setLocale is not supported.
+        if (locale != null) {
+            setHeader("Content-Language", locale.toLanguageTag());
+        }
+    }
+
+    // Body
+
+    @Override
+    public ServletOutputStream getOutputStream() {
+        if (writer != null) {
+            throw new IllegalStateException("getWriter() has already been called on this response");
+        }
+        if (outputStream == null) {
+            outputStream = new ServletOutputStream() {
+                @Override
+                public void write(int b) {
+                    body.write(b);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) {
+                    body.write(b, off, len);
+                }
+
+                @Override
+                public boolean isReady() {
+                    return true;
+                }
+
+                @Override
+                public void setWriteListener(WriteListener listener) {
+                    try {
+                        listener.onWritePossible();
+                    } catch (IOException e) {
+                        listener.onError(e);
+                    }
+                }
+            };
+        }
+        return outputStream;
+    }
+
+    @Override
+    public PrintWriter getWriter() {
+        if (outputStream != null) {
+            throw new IllegalStateException("getOutputStream() has already been called on this response");
+        }
+        if (writer == null) {
+            if (characterEncoding == null) {
+                characterEncoding = StandardCharsets.ISO_8859_1.name();
+            }
+            writer = new PrintWriter(new OutputStreamWriter(body, Charset.forName(characterEncoding)));
+        }
+        return writer;
+    }
+
+    @Override
+    public void flushBuffer() {
+        if (writer != null) {
+            writer.flush();
+        }
+    }
+
+    @Override
+    public boolean isCommitted() {
+        return false;
+    }
+
+    @Override
+    public void reset() {
+        resetBuffer();
+        status = SC_OK;
+        errorMessage = null;
+        headers.clear();
+        headerOrder.clear();
+        mediaType = null;
+        if (writer == null) {
+            characterEncoding = null;
+        }
+    }
+
+    @Override
+    public void resetBuffer() {
+        if (writer != null) {
+            writer.flush();
+        }
+        body.reset();
+    }
+
+    @Override
+    public void setBufferSize(int size) {
+        // Everything is buffered until the transaction ends; the size cannot matter.
+    }
+
+    private static String httpDate(long epochMillis) {
+        return DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                ZonedDateTime.ofInstant(Instant.ofEpochMilli(epochMillis), ZoneOffset.UTC));
+    }
+}

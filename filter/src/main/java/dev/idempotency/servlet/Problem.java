@@ -1,0 +1,42 @@
+package dev.idempotency.servlet;
+
+/**
+ * Every RFC 9457 problem the filter can answer with. The {@code type} URIs are stable API: clients may
+ * branch on them. {@code docs/errors.md} lists each with what the client should do.
+ */
+public enum Problem {
+    KEY_INVALID(400, "idempotency-key-invalid", "Invalid idempotency key"),
+    KEY_REQUIRED(400, "idempotency-key-required", "Idempotency key required"),
+    AUTHENTICATION_REQUIRED(401, "authentication-required", "Authentication required"),
+    REQUEST_IN_PROGRESS(409, "request-in-progress", "Request with this key is in progress"),
+    REQUEST_TOO_LARGE(413, "request-too-large", "Request body too large"),
+    KEY_REUSED(422, "idempotency-key-reused", "Idempotency key reused with a different request"),
+    APPLICATION_FAILED(500, "application-failed", "The request failed"),
+    STORE_UNAVAILABLE(503, "store-unavailable", "Idempotency store unavailable"),
+    COMMIT_FAILED(503, "commit-failed", "The request could not be committed");
+
+    /** Problem types are URNs: stable names that promise no web page behind them. */
+    public static final String TYPE_PREFIX = "urn:dev.idempotency:problem:";
+
+    private final int status;
+    private final String slug;
+    private final String title;
+
+    Problem(int status, String slug, String title) {
+        this.status = status;
+        this.slug = slug;
+        this.title = title;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public String type() {
+        return TYPE_PREFIX + slug;
+    }
+
+    public String title() {
+        return title;
+    }
+}

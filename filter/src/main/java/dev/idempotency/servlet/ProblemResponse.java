@@ -1,0 +1,34 @@
+package dev.idempotency.servlet;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+/** Writes an RFC 9457 {@code application/problem+json} response. Stateless and thread-safe. */
+public final class ProblemResponse {
+    public static final String CONTENT_TYPE = "application/problem+json";
+
+    private ProblemResponse() {}
+
+    /**
+     * @param detail what happened and what the client should do next
+     * @param instance the request path the problem occurred on
+     */
+    public static void send(HttpServletResponse response, Problem problem, String detail, String instance)
+            throws IOException {
+        ObjectNode body = JsonNodeFactory.instance.objectNode();
+        body.put("type", problem.type());
+        body.put("title", problem.title());
+        body.put("status", problem.status());
+        body.put("detail", detail);
+        body.put("instance", instance);
+        Map<String, List<String>> headers = problem.status() == 409 || problem.status() == 503
+                ? Map.of("Content-Type", List.of(CONTENT_TYPE), "Retry-After", List.of("1"))
+                : Map.of("Content-Type", List.of(CONTENT_TYPE));
+        ResponseWriter.send(response, problem.status(), headers, body.toString().getBytes(StandardCharsets.UTF_8));
+    }
+}

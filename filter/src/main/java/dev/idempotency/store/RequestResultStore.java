@@ -1,0 +1,107 @@
+package dev.idempotency.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.idempotency.KeyContentionException;
+import dev.idempotency.dialect.SqlDialect;
+import jakarta.persistence.EntityManager;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads and writes {@code request_result} rows in the caller's transaction. It does I/O only: the
+ * decisions (replay, reject, store or not) belong to the caller. It knows nothing of HTTP.
+ *
+ * <p>Not thread-safe: create one per transaction, with that transaction's entity manager.
+ */
+public final class RequestResultStore {
+    /** A vanished winner is rare (purge, or a competitor rolled back twice); three tries is plenty. */
+    static final int MAX_CLAIM_ATTEMPTS = 3;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<LinkedHashMap<String, List<String>>> HEADERS = new TypeReference<>() {};
+
+    private final EntityManager entityManager;
+    private final SqlDialect dialect;
+
+    public RequestResultStore(EntityManager entityManager, SqlDialect dialect) {
+        this.entityManager = entityManager;
+        this.dialect = dialect;
+    }
+
+    /**
+     * Claims {@code id} for the current transaction, or returns the committed record that holds it. Blocks
+     * while another transaction holds an uncommitted claim on the same identity.
+     *
+     * @throws KeyContentionException if the key stayed taken but unreadable for {@value #MAX_CLAIM_ATTEMPTS}
+     *     attempts
+     */
+    public ClaimOutcome claim(RequestResultId id, String canonicalRequest, Duration retention) {
+        for (int attempt = 1; attempt <= MAX_CLAIM_ATTEMPTS; attempt++) {
+            int inserted = entityManager
+                    .createNativeQuery(dialect.claimStatement())
+                    .setParameter(1, id.scope())
+                    .setParameter(2, id.operation())
+                    .setParameter(3, id.requestKey())
+                    .setParameter(4, canonicalRequest)
+                    .setParameter(5, retention.toString())
+                    .executeUpdate();
+            if (inserted == 1) {
+                return new ClaimOutcome.Claimed();
+            }
+            // Under Read Committed, ON CONFLICT can skip because of a row that is not in this statement's
+            // snapshot, so the winner is looked up by a separate statement with a fresh snapshot (PostgreSQL
+            // docs, "INSERT ... ON CONFLICT"; the chapter's Read Committed rule).
+            RequestResult existing = entityManager.find(RequestResult.class, id);
+            if (existing != null) {
+                return new ClaimOutcome.Existing(existing);
+            }
+        }
+        throw new KeyContentionException(
+                "the key " + id + " was taken but its record vanished " + MAX_CLAIM_ATTEMPTS + " times in a row");
+    }
+
+    /** Writes the final response into the record this transaction claimed. */
+    public void complete(RequestResultId id, StoredResponse response) {
+        int updated = entityManager
+                .createNativeQuery(dialect.completeStatement())
+                .setParameter(1, response.status())
+                .setParameter(2, writeHeaders(response.headers()))
+                .setParameter(3, response.body())
+                .setParameter(4, id.scope())
+                .setParameter(5, id.operation())
+                .setParameter(6, id.requestKey())
+                .executeUpdate();
+        if (updated != 1) {
+            throw new IllegalStateException(
+                    "the claimed record " + id + " was not found to complete; updated " + updated + " rows");
+        }
+    }
+
+    /** The response a committed record holds, ready to replay. */
+    public static StoredResponse storedResponse(RequestResult record) {
+        if (record.responseStatus() == null) {
+            // Only a transaction that also wrote the response ever commits, so this means someone wrote
+            // to request_result outside the filter.
+            throw new IllegalStateException("record " + record.id() + " has no response");
+        }
+        try {
+            Map<String, List<String>> headers = JSON.readValue(record.responseHeaders(), HEADERS);
+            byte[] body = record.responseBody() == null ? new byte[0] : record.responseBody();
+            return new StoredResponse(record.responseStatus(), headers, body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("record " + record.id() + " has unreadable headers", e);
+        }
+    }
+
+    private static String writeHeaders(Map<String, List<String>> headers) {
+        try {
+            return JSON.writeValueAsString(headers);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("header names and values are strings and always serialize", e);
+        }
+    }
+}

@@ -1,0 +1,17 @@
+-- request_result: one idempotency record per (scope, operation, request_key).
+-- Written by the idempotency filter in the same transaction as the application's own work.
+-- COLLATE "C" makes key text compare byte by byte: 'Key' and 'key' are different keys in every locale.
+CREATE TABLE IF NOT EXISTS request_result (
+    scope            text COLLATE "C" NOT NULL,
+    operation        text COLLATE "C" NOT NULL,
+    request_key      text COLLATE "C" NOT NULL,
+    request          text             NOT NULL,
+    response_status  integer,
+    response_headers text,
+    response_body    bytea,
+    created_at       timestamptz      NOT NULL,
+    expires_at       timestamptz      NOT NULL,
+    CONSTRAINT request_result_pkey PRIMARY KEY (scope, operation, request_key),
+    CONSTRAINT request_result_key_not_empty CHECK (request_key <> '')
+);
+CREATE INDEX IF NOT EXISTS request_result_expires_at ON request_result (expires_at);

@@ -1,0 +1,80 @@
+package dev.idempotency.sample.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+
+/** A plain HTTP client for the sample's API, authenticating with the demo users (password = name). */
+public final class Api {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient CLIENT = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
+
+    private final URI base;
+
+    /** @param base the deployment's URL, such as {@code http://127.0.0.1:8080/sample/} */
+    public Api(URL base) {
+        this.base = URI.create(base.toString().endsWith("/") ? base.toString() : base + "/");
+    }
+
+    /** POSTs JSON as {@code user}; {@code key} may be null for a keyless request. */
+    public HttpResponse<String> post(String user, String path, String key, String json) {
+        HttpRequest.Builder request = request(user, path)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json));
+        if (key != null) {
+            request.header("Idempotency-Key", key);
+        }
+        return send(request.build());
+    }
+
+    public HttpResponse<String> get(String user, String path) {
+        return send(request(user, path).GET().build());
+    }
+
+    /** Opens a fresh account for {@code user} with {@code balance} and returns its id. */
+    public long openAccount(String user, long balance) {
+        HttpResponse<String> response = post(user, "api/accounts", null, "{\"balance\": " + balance + "}");
+        if (response.statusCode() != 201) {
+            throw new IllegalStateException(
+                    "could not open an account: " + response.statusCode() + " " + response.body());
+        }
+        return json(response).get("id").asLong();
+    }
+
+    public static JsonNode json(HttpResponse<String> response) {
+        try {
+            return JSON.readTree(response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException("not JSON: " + response.body(), e);
+        }
+    }
+
+    public HttpRequest.Builder request(String user, String path) {
+        String credentials = Base64.getEncoder().encodeToString((user + ":" + user).getBytes(StandardCharsets.UTF_8));
+        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60));
+        return user == null ? builder : builder.header("Authorization", "Basic " + credentials);
+    }
+
+    public static HttpResponse<String> send(HttpRequest request) {
+        try {
+            return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

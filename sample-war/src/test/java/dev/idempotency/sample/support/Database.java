@@ -1,0 +1,69 @@
+package dev.idempotency.sample.support;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
+
+/** Direct JDBC access to the test's PostgreSQL, to check what the server really committed. */
+public final class Database {
+    private Database() {}
+
+    /** A committed record, as the table holds it. */
+    public record StoredRecord(String request, int status, String headers, String body) {}
+
+    public static long balance(long accountId) {
+        return queryLong("SELECT balance FROM account WHERE id = ?", accountId);
+    }
+
+    public static long recordCount(String scope, String operation, String key) {
+        return queryLong(
+                "SELECT count(*) FROM request_result WHERE scope = ? AND operation = ? AND request_key = ?",
+                scope,
+                operation,
+                key);
+    }
+
+    public static Optional<StoredRecord> record(String scope, String operation, String key) {
+        String sql = "SELECT request, response_status, response_headers, convert_from(response_body, 'UTF8')"
+                + " FROM request_result WHERE scope = ? AND operation = ? AND request_key = ?";
+        try (Connection c = PostgresExtension.dataSource().getConnection();
+                PreparedStatement s = prepare(c, sql, scope, operation, key);
+                ResultSet r = s.executeQuery()) {
+            return r.next()
+                    ? Optional.of(new StoredRecord(r.getString(1), r.getInt(2), r.getString(3), r.getString(4)))
+                    : Optional.empty();
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    public static void execute(String sql, Object... parameters) throws SQLException {
+        try (Connection c = PostgresExtension.dataSource().getConnection();
+                PreparedStatement s = prepare(c, sql, parameters)) {
+            s.execute();
+        }
+    }
+
+    private static long queryLong(String sql, Object... parameters) {
+        try (Connection c = PostgresExtension.dataSource().getConnection();
+                PreparedStatement s = prepare(c, sql, parameters);
+                ResultSet r = s.executeQuery()) {
+            if (!r.next()) {
+                throw new IllegalStateException("no row for " + sql);
+            }
+            return r.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    private static PreparedStatement prepare(Connection c, String sql, Object... parameters) throws SQLException {
+        PreparedStatement s = c.prepareStatement(sql);
+        for (int i = 0; i < parameters.length; i++) {
+            s.setObject(i + 1, parameters[i]);
+        }
+        return s;
+    }
+}
