@@ -25,6 +25,11 @@ public final class Database {
                 key);
     }
 
+    /** How many records hold requests to this context-relative path, whoever sent them. */
+    public static long recordCountForPath(String path) {
+        return queryLong("SELECT count(*) FROM request_result WHERE request LIKE ?", "%\"path\":\"" + path + "\"%");
+    }
+
     public static Optional<StoredRecord> record(String scope, String operation, String key) {
         String sql = "SELECT request, response_status, response_headers, convert_from(response_body, 'UTF8')"
                 + " FROM request_result WHERE scope = ? AND operation = ? AND request_key = ?";
