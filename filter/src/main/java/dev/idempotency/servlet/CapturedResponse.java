@@ -24,7 +24,6 @@ public record CapturedResponse(int status, Map<String, List<String>> headers, by
     public void sendTo(HttpServletResponse response) throws IOException {
         if (errorMessage != null) {
             // Let the container render its error page, as it would have without the filter.
-            response.reset();
             headers.forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
             response.sendError(status, errorMessage.isEmpty() ? null : errorMessage);
             return;

@@ -13,20 +13,21 @@ public final class ResponseWriter {
     private ResponseWriter() {}
 
     /**
-     * Replaces whatever the response holds with this status, these headers and this body. {@code
-     * Content-Length} is always the body's length; {@code Content-Length} and {@code Transfer-Encoding}
-     * entries in {@code headers} are ignored, because a stored value may be stale.
+     * Writes this status, these headers and this body. {@code Content-Length} is always the body's length;
+     * {@code Content-Length} and {@code Transfer-Encoding} entries in {@code headers} are ignored, because a
+     * stored value may be stale. Headers the container set before the filter ran (such as {@code
+     * Cache-Control} on authenticated responses) stay unless {@code headers} names them too.
      */
     public static void send(HttpServletResponse response, int status, Map<String, List<String>> headers, byte[] body)
             throws IOException {
-        response.reset();
         response.setStatus(status);
         headers.forEach((name, values) -> {
             if (name.equalsIgnoreCase("Content-Type")) {
-                // setContentType, not addHeader, so the container does not append a charset of its own.
+                // setContentType, not a header, so the container does not append a charset of its own.
                 response.setContentType(values.get(0));
             } else if (!name.equalsIgnoreCase("Content-Length") && !name.equalsIgnoreCase("Transfer-Encoding")) {
-                values.forEach(value -> response.addHeader(name, value));
+                response.setHeader(name, values.get(0));
+                values.stream().skip(1).forEach(value -> response.addHeader(name, value));
             }
         });
         response.setContentLength(body.length);
