@@ -10,6 +10,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
+import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
@@ -120,25 +121,50 @@ public class IdempotencyFilter implements Filter {
 
     @Override
     public void init(FilterConfig filterConfig) throws ServletException {
+        Map<String, String> initParameters = new HashMap<>();
+        for (String name : Collections.list(filterConfig.getInitParameterNames())) {
+            initParameters.put(name, filterConfig.getInitParameter(name));
+        }
         String filterName = filterConfig.getFilterName();
         try {
-            config = SettingsParser.parse(settings(filterConfig));
-            SqlDialect dialect = SqlDialect.forDatabase(config.database());
-            UserTransaction userTransaction = lookup(USER_TRANSACTION, UserTransaction.class)
-                    .orElseThrow(() -> new ConfigurationException("no UserTransaction at " + USER_TRANSACTION
-                            + "; the filter needs a Jakarta EE container with JTA"));
-            String entityManagerName = config.entityManagerName();
-            lookup(entityManagerName, EntityManager.class)
-                    .orElseThrow(() -> new ConfigurationException("entity-manager: no EntityManager at '"
-                            + entityManagerName + "'; declare a <persistence-context-ref> named"
-                            + " 'persistence/idempotency' in web.xml, or set entity-manager to its JNDI name"));
-            handler = new IdempotentRequestHandler(
-                    config, new JtaTransaction(userTransaction), () -> entityManager(entityManagerName), dialect);
+            config = configure(filterName, initParameters, filterConfig.getServletContext());
         } catch (ConfigurationException e) {
-            throw new ServletException("idempotency filter '" + filterName + "': " + e.getMessage(), e);
+            throw new ServletException(e.getMessage(), e);
         }
+        handler = new IdempotentRequestHandler(
+                config,
+                new JtaTransaction(
+                        lookup(USER_TRANSACTION, UserTransaction.class).orElseThrow()),
+                () -> entityManager(config.entityManagerName()),
+                SqlDialect.forDatabase(config.database()));
         LOG.info(() -> "Idempotency filter '" + filterName + "' protects "
                 + config.operations().size() + " operation(s): " + config);
+    }
+
+    /**
+     * Reads and checks one filter's settings, including that the transaction manager and the entity
+     * manager can be found. Runs at deployment ({@link StartupValidation}) and again in {@link #init}.
+     *
+     * @throws ConfigurationException naming the filter and the setting that is wrong
+     */
+    static IdempotencyConfig configure(
+            String filterName, Map<String, String> initParameters, ServletContext servletContext) {
+        try {
+            IdempotencyConfig parsed = SettingsParser.parse(settings(initParameters, servletContext));
+            SqlDialect.forDatabase(parsed.database());
+            if (lookup(USER_TRANSACTION, UserTransaction.class).isEmpty()) {
+                throw new ConfigurationException("no UserTransaction at " + USER_TRANSACTION
+                        + "; the filter needs a Jakarta EE container with JTA");
+            }
+            if (lookup(parsed.entityManagerName(), EntityManager.class).isEmpty()) {
+                throw new ConfigurationException("entity-manager: no EntityManager at '" + parsed.entityManagerName()
+                        + "'; declare a <persistence-context-ref> named 'persistence/idempotency' in web.xml, or"
+                        + " set entity-manager to its JNDI name");
+            }
+            return parsed;
+        } catch (ConfigurationException e) {
+            throw new ConfigurationException("idempotency filter '" + filterName + "': " + e.getMessage());
+        }
     }
 
     @Override
@@ -157,17 +183,14 @@ public class IdempotencyFilter implements Filter {
         handler.handle(http, httpResponse, chain, operation.get(), path);
     }
 
-    private static Map<String, String> settings(FilterConfig filterConfig) {
-        Map<String, String> settings = new HashMap<>();
-        for (String name : Collections.list(filterConfig.getInitParameterNames())) {
-            settings.put(name, filterConfig.getInitParameter(name));
-        }
+    private static Map<String, String> settings(Map<String, String> initParameters, ServletContext servletContext) {
+        Map<String, String> settings = new HashMap<>(initParameters);
         String file = settings.remove(INIT_PARAM_CONFIG_FILE);
         if (file == null) {
             return settings;
         }
         Properties properties = new Properties();
-        try (InputStream in = filterConfig.getServletContext().getResourceAsStream(file)) {
+        try (InputStream in = servletContext.getResourceAsStream(file)) {
             if (in == null) {
                 throw new ConfigurationException(INIT_PARAM_CONFIG_FILE + ": no file '" + file + "' in the WAR");
             }

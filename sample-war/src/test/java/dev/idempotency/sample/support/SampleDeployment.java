@@ -16,8 +16,13 @@ public final class SampleDeployment {
     private SampleDeployment() {}
 
     public static WebArchive create() {
+        return create("sample.war");
+    }
+
+    /** The same content under another archive name, for tests that deploy several variants at once. */
+    public static WebArchive create(String archiveName) {
         File war = new File(System.getProperty("sample.war", "target/sample.war"));
-        return ShrinkWrap.create(ZipImporter.class, "sample.war")
+        return ShrinkWrap.create(ZipImporter.class, archiveName)
                 .importFrom(war)
                 .as(WebArchive.class)
                 .addClasses(FaultResource.class, PublicEchoServlet.class)
