@@ -174,13 +174,23 @@ public class IdempotencyFilter implements Filter {
             chain.doFilter(request, response);
             return;
         }
-        String path = http.getRequestURI().substring(http.getContextPath().length());
+        String path = operationPath(http);
         Optional<Operation> operation = config.operationFor(http.getMethod(), path);
         if (operation.isEmpty()) {
             chain.doFilter(request, response);
             return;
         }
         handler.handle(http, httpResponse, chain, operation.get(), path);
+    }
+
+    /**
+     * The path operations are matched on: the container's decoded, normalized path (servlet path plus path
+     * info), so {@code %64ebits} or {@code ;param} spellings that the application routes to the same resource
+     * cannot slip past the filter. One trailing slash is ignored for the same reason.
+     */
+    private static String operationPath(HttpServletRequest request) {
+        String path = request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
+        return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
     }
 
     private static Map<String, String> settings(Map<String, String> initParameters, ServletContext servletContext) {

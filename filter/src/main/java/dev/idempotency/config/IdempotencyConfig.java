@@ -24,6 +24,8 @@ public final class IdempotencyConfig {
     public static final List<String> DEFAULT_STORED_HEADERS = List.of("Content-Type", "Location");
     public static final Duration DEFAULT_RETENTION = Duration.ofHours(24);
     public static final Duration MIN_RETENTION = Duration.ofMinutes(1);
+    public static final long DEFAULT_MAX_RESPONSE_BODY_BYTES = 1024 * 1024;
+    public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(10);
 
     /** Headers that carry credentials or session state: replaying them would hand one client's session to another. */
     private static final Set<String> NEVER_STORED =
@@ -40,6 +42,9 @@ public final class IdempotencyConfig {
     private final List<String> storedHeaders;
     private final StorableStatuses storableStatuses;
     private final Duration retention;
+    private final long maxResponseBodyBytes;
+    private final Duration lockTimeout;
+    private final Duration transactionTimeout;
 
     private IdempotencyConfig(Builder b) {
         this.operations = List.copyOf(b.operations);
@@ -51,6 +56,9 @@ public final class IdempotencyConfig {
         this.storedHeaders = List.copyOf(b.storedHeaders);
         this.storableStatuses = b.storableStatuses;
         this.retention = b.retention;
+        this.maxResponseBodyBytes = b.maxResponseBodyBytes;
+        this.lockTimeout = b.lockTimeout;
+        this.transactionTimeout = b.transactionTimeout;
     }
 
     public static Builder builder() {
@@ -103,6 +111,20 @@ public final class IdempotencyConfig {
         return retention;
     }
 
+    public long maxResponseBodyBytes() {
+        return maxResponseBodyBytes;
+    }
+
+    /** How long a duplicate waits for the request that holds its key before it gets 409. */
+    public Duration lockTimeout() {
+        return lockTimeout;
+    }
+
+    /** The timeout of the filter's transactions, or empty for the container's default. */
+    public Optional<Duration> transactionTimeout() {
+        return Optional.ofNullable(transactionTimeout);
+    }
+
     /** One line for the start-up log. Holds no secrets: the configuration has none. */
     @Override
     public String toString() {
@@ -110,7 +132,8 @@ public final class IdempotencyConfig {
                 + keylessPolicy.name().toLowerCase(Locale.ROOT).replace('_', '-') + ", entity-manager="
                 + entityManagerName + ", database=" + database + ", max-request-body=" + maxRequestBodyBytes
                 + ", stored-headers=" + storedHeaders + ", storable-statuses=" + storableStatuses + ", retention="
-                + retention;
+                + retention + ", max-response-body=" + maxResponseBodyBytes + ", lock-timeout=" + lockTimeout
+                + ", transaction-timeout=" + (transactionTimeout == null ? "container default" : transactionTimeout);
     }
 
     /** Collects and validates settings. Not thread-safe; build once at start-up. */
@@ -124,6 +147,9 @@ public final class IdempotencyConfig {
         private List<String> storedHeaders = DEFAULT_STORED_HEADERS;
         private StorableStatuses storableStatuses = StorableStatuses.DEFAULT;
         private Duration retention = DEFAULT_RETENTION;
+        private long maxResponseBodyBytes = DEFAULT_MAX_RESPONSE_BODY_BYTES;
+        private Duration lockTimeout = DEFAULT_LOCK_TIMEOUT;
+        private Duration transactionTimeout;
 
         private Builder() {}
 
@@ -220,11 +246,48 @@ public final class IdempotencyConfig {
             return this;
         }
 
-        /** @throws ConfigurationException if no operation is configured */
+        /** @throws ConfigurationException if the limit is below 1 KiB */
+        public Builder maxResponseBodyBytes(long bytes) {
+            if (bytes < 1024) {
+                throw new ConfigurationException("max-response-body must be ≥ 1024 bytes, was " + bytes);
+            }
+            this.maxResponseBodyBytes = bytes;
+            return this;
+        }
+
+        /** @throws ConfigurationException if the timeout is not a whole number of seconds, at least one */
+        public Builder lockTimeout(Duration timeout) {
+            this.lockTimeout = wholeSeconds("lock-timeout", timeout);
+            return this;
+        }
+
+        /** @throws ConfigurationException if the timeout is not a whole number of seconds, at least one */
+        public Builder transactionTimeout(Duration timeout) {
+            this.transactionTimeout = wholeSeconds("transaction-timeout", timeout);
+            return this;
+        }
+
+        /** JDBC query timeouts and JTA transaction timeouts both count in whole seconds. */
+        private static Duration wholeSeconds(String setting, Duration timeout) {
+            if (timeout.compareTo(Duration.ofSeconds(1)) < 0 || timeout.toNanosPart() != 0) {
+                throw new ConfigurationException(
+                        setting + " must be a whole number of seconds, at least PT1S, was " + timeout);
+            }
+            return timeout;
+        }
+
+        /**
+         * @throws ConfigurationException if no operation is configured, or the retention is shorter than the
+         *     transaction timeout (a record could expire while its own transaction still runs)
+         */
         public IdempotencyConfig build() {
             if (operations.isEmpty()) {
                 throw new ConfigurationException("operations must list at least one operation, such as"
                         + " 'POST /api/accounts/{id}/debits = debit:v1'; it was empty");
+            }
+            if (transactionTimeout != null && retention.compareTo(transactionTimeout) < 0) {
+                throw new ConfigurationException(
+                        "retention must be ≥ transaction-timeout (" + transactionTimeout + "), was " + retention);
             }
             return new IdempotencyConfig(this);
         }

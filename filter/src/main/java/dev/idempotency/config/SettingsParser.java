@@ -26,6 +26,9 @@ public final class SettingsParser {
     public static final String INIT_PARAM_STORED_HEADERS = "stored-headers";
     public static final String INIT_PARAM_STORABLE_STATUSES = "storable-statuses";
     public static final String INIT_PARAM_RETENTION = "retention";
+    public static final String INIT_PARAM_MAX_RESPONSE_BODY = "max-response-body";
+    public static final String INIT_PARAM_LOCK_TIMEOUT = "lock-timeout";
+    public static final String INIT_PARAM_TRANSACTION_TIMEOUT = "transaction-timeout";
 
     /** Every setting the parser knows; the filter's own {@code config-file} init-param is handled before. */
     public static final Set<String> KNOWN_SETTINGS = Set.of(
@@ -37,7 +40,10 @@ public final class SettingsParser {
             INIT_PARAM_MAX_REQUEST_BODY,
             INIT_PARAM_STORED_HEADERS,
             INIT_PARAM_STORABLE_STATUSES,
-            INIT_PARAM_RETENTION);
+            INIT_PARAM_RETENTION,
+            INIT_PARAM_MAX_RESPONSE_BODY,
+            INIT_PARAM_LOCK_TIMEOUT,
+            INIT_PARAM_TRANSACTION_TIMEOUT);
 
     private SettingsParser() {}
 
@@ -62,13 +68,28 @@ public final class SettingsParser {
         ifPresent(settings, INIT_PARAM_KEYLESS_REQUESTS, value -> builder.keylessPolicy(keylessPolicy(value)));
         ifPresent(settings, INIT_PARAM_ENTITY_MANAGER, builder::entityManagerName);
         ifPresent(settings, INIT_PARAM_DATABASE, builder::database);
-        ifPresent(settings, INIT_PARAM_MAX_REQUEST_BODY, value -> builder.maxRequestBodyBytes(bytes(value)));
+        ifPresent(
+                settings,
+                INIT_PARAM_MAX_REQUEST_BODY,
+                value -> builder.maxRequestBodyBytes(bytes(INIT_PARAM_MAX_REQUEST_BODY, value)));
+        ifPresent(
+                settings,
+                INIT_PARAM_MAX_RESPONSE_BODY,
+                value -> builder.maxResponseBodyBytes(bytes(INIT_PARAM_MAX_RESPONSE_BODY, value)));
+        ifPresent(
+                settings,
+                INIT_PARAM_LOCK_TIMEOUT,
+                value -> builder.lockTimeout(duration(INIT_PARAM_LOCK_TIMEOUT, value)));
+        ifPresent(
+                settings,
+                INIT_PARAM_TRANSACTION_TIMEOUT,
+                value -> builder.transactionTimeout(duration(INIT_PARAM_TRANSACTION_TIMEOUT, value)));
         ifPresent(settings, INIT_PARAM_STORED_HEADERS, value -> builder.storedHeaders(list(value)));
         ifPresent(
                 settings,
                 INIT_PARAM_STORABLE_STATUSES,
                 value -> builder.storableStatuses(StorableStatuses.parse(value)));
-        ifPresent(settings, INIT_PARAM_RETENTION, value -> builder.retention(duration(value)));
+        ifPresent(settings, INIT_PARAM_RETENTION, value -> builder.retention(duration(INIT_PARAM_RETENTION, value)));
         return builder.build();
     }
 
@@ -89,21 +110,21 @@ public final class SettingsParser {
         };
     }
 
-    private static long bytes(String value) {
+    private static long bytes(String setting, String value) {
         try {
             return Long.parseLong(value);
         } catch (NumberFormatException e) {
             throw new ConfigurationException(
-                    "max-request-body must be a number of bytes such as 1048576, was '" + value + "'");
+                    setting + " must be a number of bytes such as 1048576, was '" + value + "'");
         }
     }
 
-    private static Duration duration(String value) {
+    private static Duration duration(String setting, String value) {
         try {
             return Duration.parse(value);
         } catch (DateTimeParseException e) {
             throw new ConfigurationException(
-                    "retention must be an ISO-8601 duration such as PT24H, was '" + value + "'");
+                    setting + " must be an ISO-8601 duration such as PT24H or PT10S, was '" + value + "'");
         }
     }
 

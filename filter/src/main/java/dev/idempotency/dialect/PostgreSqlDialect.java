@@ -12,4 +12,10 @@ public final class PostgreSqlDialect extends SqlDialect {
                 + " VALUES (?, ?, ?, ?, now(), now() + CAST(? AS interval))"
                 + " ON CONFLICT (scope, operation, request_key) DO NOTHING";
     }
+
+    /** 57014 query_canceled (the JDBC query timeout), 55P03 lock_not_available (a lock_timeout). */
+    @Override
+    public boolean isWaitTimeout(String sqlState) {
+        return sqlState.equals("57014") || sqlState.equals("55P03");
+    }
 }

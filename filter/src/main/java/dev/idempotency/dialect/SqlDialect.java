@@ -1,11 +1,13 @@
 package dev.idempotency.dialect;
 
 import dev.idempotency.ConfigurationException;
+import java.sql.SQLException;
+import java.util.Optional;
 
 /**
- * The SQL the store runs on its hot path. Portable statements live here; each engine overrides only
- * what differs. Every statement uses positional {@code ?} parameters, the only kind JPA native queries
- * support portably.
+ * The SQL the store runs on its hot path, and how to read the database's error codes. Portable
+ * statements live here; each engine overrides only what differs. Every statement uses positional {@code
+ * ?} parameters, the only kind JPA native queries support portably.
  *
  * <p>Stateless and thread-safe.
  */
@@ -39,5 +41,26 @@ public abstract class SqlDialect {
     public String completeStatement() {
         return "UPDATE request_result SET response_status = ?, response_headers = ?, response_body = ?"
                 + " WHERE scope = ? AND operation = ? AND request_key = ?";
+    }
+
+    /**
+     * Whether the database aborted the transaction to protect its isolation level: SQLSTATE class 40
+     * (serialization failure 40001, deadlock 40P01) in standard SQL. Retrying the whole transaction is safe.
+     */
+    public boolean isTransactionConflict(String sqlState) {
+        return sqlState.startsWith("40");
+    }
+
+    /** Whether the statement was cancelled because it waited longer than its timeout. */
+    public abstract boolean isWaitTimeout(String sqlState);
+
+    /** The SQLSTATE of the first {@link SQLException} in the cause chain, if any. */
+    public static Optional<String> sqlState(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && sql.getSQLState() != null) {
+                return Optional.of(sql.getSQLState());
+            }
+        }
+        return Optional.empty();
     }
 }

@@ -1,6 +1,7 @@
 package dev.idempotency.internal;
 
-import dev.idempotency.KeyContentionException;
+import dev.idempotency.RequestInProgressException;
+import dev.idempotency.TransactionConflictException;
 import dev.idempotency.canonical.CanonicalRequest;
 import dev.idempotency.canonical.RequestCanonicalizer;
 import dev.idempotency.config.IdempotencyConfig;
@@ -32,6 +33,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -47,6 +50,11 @@ public final class IdempotentRequestHandler {
     public static final String REPLAYED_HEADER = "Idempotent-Replayed";
 
     private static final Logger LOG = Logger.getLogger(IdempotentRequestHandler.class.getName());
+
+    /** A claim that keeps hitting serialization failures gives up after this many transactions. */
+    static final int MAX_CLAIM_TRANSACTIONS = 3;
+
+    private final Set<String> operationsLoggedAsAsync = ConcurrentHashMap.newKeySet();
 
     private final IdempotencyConfig config;
     private final IdempotencyKeyHeader keyHeader;
@@ -130,31 +138,45 @@ public final class IdempotentRequestHandler {
             HttpServletResponse response,
             FilterChain chain)
             throws IOException, ServletException, ProblemException {
-        transaction.begin();
-        try {
-            RequestResultStore store = new RequestResultStore(entityManagers.get(), dialect);
-            ClaimOutcome outcome = claim(store, id, canonical);
-            if (outcome instanceof ClaimOutcome.Existing existing) {
-                // The transaction only read; end it before answering so the connection goes back at once.
+        for (int attempt = 1; ; attempt++) {
+            transaction.begin(config.transactionTimeout());
+            try {
+                RequestResultStore store = new RequestResultStore(entityManagers.get(), dialect);
+                ClaimOutcome outcome = claim(store, id, canonical);
+                if (outcome instanceof ClaimOutcome.Existing existing) {
+                    // The transaction only read; end it before answering so the connection goes back at once.
+                    transaction.rollback();
+                    answerExisting(existing.record(), canonical, response);
+                } else {
+                    execute(store, id, request, response, chain);
+                }
+                return;
+            } catch (TransactionConflictException e) {
+                // Nothing has run yet, so a new transaction with the same key is safe (the chapter's rule for
+                // isolation levels above Read Committed); it will usually find the winner's record.
+                if (attempt == MAX_CLAIM_TRANSACTIONS) {
+                    throw new ProblemException(
+                            Problem.TRANSACTION_CONFLICT,
+                            "the database kept aborting the claim of this key to protect its isolation level;"
+                                    + " nothing was executed; retry with the same key");
+                }
+            } finally {
                 transaction.rollback();
-                answerExisting(existing.record(), canonical, response);
-            } else {
-                execute(store, id, request, response, chain);
             }
-        } finally {
-            transaction.rollback();
         }
     }
 
     private ClaimOutcome claim(RequestResultStore store, RequestResultId id, CanonicalRequest canonical)
             throws ProblemException {
         try {
-            return store.claim(id, canonical.text(), config.retention());
-        } catch (KeyContentionException e) {
+            return store.claim(id, canonical.text(), config.retention(), config.lockTimeout());
+        } catch (RequestInProgressException e) {
             throw new ProblemException(
                     Problem.REQUEST_IN_PROGRESS,
-                    "another request with this key is being processed or rolled back repeatedly; retry with the"
-                            + " same key after the Retry-After delay");
+                    "another request with this key is still being processed; nothing was executed for this one;"
+                            + " retry with the same key after the Retry-After delay to get its outcome");
+        } catch (TransactionConflictException e) {
+            throw e;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "claiming " + id + " failed", e);
             throw new ProblemException(
@@ -185,17 +207,19 @@ public final class IdempotentRequestHandler {
             HttpServletResponse response,
             FilterChain chain)
             throws IOException, ServletException, ProblemException {
-        CapturingResponseWrapper capture = new CapturingResponseWrapper(response);
+        CapturingResponseWrapper capture = new CapturingResponseWrapper(response, config.maxResponseBodyBytes());
         try {
             chain.doFilter(request, capture);
         } catch (IOException | ServletException | RuntimeException e) {
             transaction.rollback();
+            refuseAsynchronous(id.operation(), request);
             LOG.log(Level.WARNING, id.operation() + " failed and was rolled back", e);
             throw new ProblemException(
                     Problem.APPLICATION_FAILED,
                     "the request failed and nothing of it was kept; retrying with the same key is safe");
         }
         CapturedResponse captured = capture.captured();
+        refuseUncapturable(id.operation(), request, captured);
         if (!config.storableStatuses().isStorable(captured.status())) {
             // A failure or a refusal that is not a final outcome: undo its effects, keep the key free.
             transaction.rollback();
@@ -223,5 +247,35 @@ public final class IdempotentRequestHandler {
                             + " safe");
         }
         captured.sendTo(response);
+    }
+
+    /** Responses the filter cannot hold whole are rolled back, never stored in part. */
+    private void refuseUncapturable(String operation, BufferedBodyRequest request, CapturedResponse captured)
+            throws ProblemException {
+        refuseAsynchronous(operation, request);
+        if (captured.overflowed()) {
+            transaction.rollback();
+            throw new ProblemException(
+                    Problem.RESPONSE_TOO_LARGE,
+                    "the response of " + operation + " is larger than max-response-body ("
+                            + config.maxResponseBodyBytes() + " bytes), so it could not be stored and nothing was"
+                            + " kept; report this to the service's operators");
+        }
+    }
+
+    /** Whether startAsync threw (most servlets) or was swallowed (some frameworks), the request is refused. */
+    private void refuseAsynchronous(String operation, BufferedBodyRequest request) throws ProblemException {
+        if (!request.asyncAttempted()) {
+            return;
+        }
+        transaction.rollback();
+        if (operationsLoggedAsAsync.add(operation)) {
+            LOG.warning(operation + " tried to start asynchronous processing, which an idempotent operation"
+                    + " cannot use; such requests are rolled back (logged once per operation)");
+        }
+        throw new ProblemException(
+                Problem.ASYNCHRONOUS_RESPONSE,
+                operation + " answers asynchronously, which the idempotency filter cannot store; nothing was"
+                        + " kept; report this to the service's operators");
     }
 }

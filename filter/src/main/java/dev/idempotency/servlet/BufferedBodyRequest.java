@@ -1,7 +1,10 @@
 package dev.idempotency.servlet;
 
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import java.io.BufferedReader;
@@ -27,6 +30,10 @@ import java.util.Map;
  * application can still read it. Form parameters are parsed from the buffered body, because the
  * container can no longer read them from the consumed stream.
  *
+ * <p>Asynchronous processing is refused: the filter's transaction and response capture end when the
+ * filter returns, so a response completed later on another thread could be neither stored nor rolled
+ * back. {@code isAsyncSupported()} answers false, and {@code startAsync} throws and is remembered.
+ *
  * <p>Not thread-safe, like the request it wraps.
  */
 public final class BufferedBodyRequest extends HttpServletRequestWrapper {
@@ -34,6 +41,7 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
 
     private final byte[] body;
     private Map<String, String[]> formParameters;
+    private boolean asyncAttempted;
 
     private BufferedBodyRequest(HttpServletRequest request, byte[] body) {
         super(request);
@@ -69,6 +77,28 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
                 Problem.REQUEST_TOO_LARGE,
                 "the request body is larger than " + maxBytes + " bytes, the limit for this operation; send a"
                         + " smaller body");
+    }
+
+    /** Whether the application tried to start asynchronous processing. */
+    public boolean asyncAttempted() {
+        return asyncAttempted;
+    }
+
+    @Override
+    public boolean isAsyncSupported() {
+        return false;
+    }
+
+    @Override
+    public AsyncContext startAsync() {
+        asyncAttempted = true;
+        throw new IllegalStateException("the idempotency filter holds this response until its transaction"
+                + " commits, so asynchronous processing is not available for idempotent operations");
+    }
+
+    @Override
+    public AsyncContext startAsync(ServletRequest request, ServletResponse response) {
+        return startAsync();
     }
 
     /** The exact bytes the client sent. */

@@ -17,8 +17,10 @@ import java.util.TreeMap;
  * @param body the complete body
  * @param errorMessage the message given to {@code sendError}, or {@code null} if the application did not
  *     call it
+ * @param overflowed whether the body outgrew the capture limit, so {@code body} is incomplete
  */
-public record CapturedResponse(int status, Map<String, List<String>> headers, byte[] body, String errorMessage) {
+public record CapturedResponse(
+        int status, Map<String, List<String>> headers, byte[] body, String errorMessage, boolean overflowed) {
 
     /** Sends the captured response to the client, as the application meant it. */
     public void sendTo(HttpServletResponse response) throws IOException {

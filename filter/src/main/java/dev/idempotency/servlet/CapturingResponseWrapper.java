@@ -6,6 +6,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
@@ -31,12 +32,17 @@ import java.util.TreeMap;
  * exclude each other, {@code reset} clears status, headers and body, and the writer's charset comes from
  * the content type or {@code setCharacterEncoding}, ISO-8859-1 by default.
  *
+ * <p>The body is held up to a limit; bytes beyond it are dropped and {@link CapturedResponse#overflowed()}
+ * tells, so a truncated body is never mistaken for the response.
+ *
  * <p>Not thread-safe, like the response it wraps.
  */
 public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
     private static final String CONTENT_TYPE = "Content-Type";
 
     private final ByteArrayOutputStream body = new ByteArrayOutputStream(1024);
+    private final long maxBodyBytes;
+    private boolean overflowed;
     private final Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     private final List<String> headerOrder = new ArrayList<>();
     private int status = SC_OK;
@@ -46,8 +52,10 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
     private ServletOutputStream outputStream;
     private PrintWriter writer;
 
-    public CapturingResponseWrapper(HttpServletResponse response) {
+    /** @param maxBodyBytes the most body bytes to hold; a longer body marks the capture as overflowed */
+    public CapturingResponseWrapper(HttpServletResponse response, long maxBodyBytes) {
         super(response);
+        this.maxBodyBytes = maxBodyBytes;
     }
 
     /** What the application wrote, with any writer flushed. */
@@ -63,7 +71,7 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
         for (String name : headerOrder) {
             all.put(name, List.copyOf(headers.get(name)));
         }
-        return new CapturedResponse(status, all, body.toByteArray(), errorMessage);
+        return new CapturedResponse(status, all, body.toByteArray(), errorMessage, overflowed);
     }
 
     // Status
@@ -253,12 +261,12 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
             outputStream = new ServletOutputStream() {
                 @Override
                 public void write(int b) {
-                    body.write(b);
+                    hold(new byte[] {(byte) b}, 0, 1);
                 }
 
                 @Override
                 public void write(byte[] b, int off, int len) {
-                    body.write(b, off, len);
+                    hold(b, off, len);
                 }
 
                 @Override
@@ -288,7 +296,18 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
             if (characterEncoding == null) {
                 characterEncoding = StandardCharsets.ISO_8859_1.name();
             }
-            writer = new PrintWriter(new OutputStreamWriter(body, Charset.forName(characterEncoding)));
+            OutputStream bounded = new OutputStream() {
+                @Override
+                public void write(int b) {
+                    hold(new byte[] {(byte) b}, 0, 1);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) {
+                    hold(b, off, len);
+                }
+            };
+            writer = new PrintWriter(new OutputStreamWriter(bounded, Charset.forName(characterEncoding)));
         }
         return writer;
     }
@@ -324,11 +343,20 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
             writer.flush();
         }
         body.reset();
+        overflowed = false;
     }
 
     @Override
     public void setBufferSize(int size) {
         // Everything is buffered until the transaction ends; the size cannot matter.
+    }
+
+    private void hold(byte[] bytes, int offset, int length) {
+        if (overflowed || body.size() + (long) length > maxBodyBytes) {
+            overflowed = true;
+            return;
+        }
+        body.write(bytes, offset, length);
     }
 
     private static String httpDate(long epochMillis) {

@@ -12,6 +12,9 @@ public enum Problem {
     REQUEST_TOO_LARGE(413, "request-too-large", "Request body too large"),
     KEY_REUSED(422, "idempotency-key-reused", "Idempotency key reused with a different request"),
     APPLICATION_FAILED(500, "application-failed", "The request failed"),
+    RESPONSE_TOO_LARGE(500, "response-too-large", "Response too large to store"),
+    ASYNCHRONOUS_RESPONSE(500, "asynchronous-response", "Asynchronous response cannot be stored"),
+    TRANSACTION_CONFLICT(503, "transaction-conflict", "Transaction conflict"),
     STORE_UNAVAILABLE(503, "store-unavailable", "Idempotency store unavailable"),
     COMMIT_FAILED(503, "commit-failed", "The request could not be committed");
 

@@ -3,9 +3,11 @@ package dev.idempotency.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.idempotency.KeyContentionException;
+import dev.idempotency.RequestInProgressException;
+import dev.idempotency.TransactionConflictException;
 import dev.idempotency.dialect.SqlDialect;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +26,9 @@ public final class RequestResultStore {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<LinkedHashMap<String, List<String>>> HEADERS = new TypeReference<>() {};
 
+    /** The standard JPA hint, in milliseconds; providers turn it into a JDBC query timeout. */
+    private static final String QUERY_TIMEOUT_HINT = "jakarta.persistence.query.timeout";
+
     private final EntityManager entityManager;
     private final SqlDialect dialect;
 
@@ -33,23 +38,17 @@ public final class RequestResultStore {
     }
 
     /**
-     * Claims {@code id} for the current transaction, or returns the committed record that holds it. Blocks
-     * while another transaction holds an uncommitted claim on the same identity.
+     * Claims {@code id} for the current transaction, or returns the committed record that holds it. Waits
+     * at most {@code maxWait} while another transaction holds an uncommitted claim on the same identity.
      *
-     * @throws KeyContentionException if the key stayed taken but unreadable for {@value #MAX_CLAIM_ATTEMPTS}
-     *     attempts
+     * @throws RequestInProgressException if the holder is still running after {@code maxWait}, or the key
+     *     stayed taken but unreadable for {@value #MAX_CLAIM_ATTEMPTS} attempts; the transaction must roll back
+     * @throws TransactionConflictException if the database aborted the transaction to keep its isolation
+     *     level; the caller may retry in a new transaction
      */
-    public ClaimOutcome claim(RequestResultId id, String canonicalRequest, Duration retention) {
+    public ClaimOutcome claim(RequestResultId id, String canonicalRequest, Duration retention, Duration maxWait) {
         for (int attempt = 1; attempt <= MAX_CLAIM_ATTEMPTS; attempt++) {
-            int inserted = entityManager
-                    .createNativeQuery(dialect.claimStatement())
-                    .setParameter(1, id.scope())
-                    .setParameter(2, id.operation())
-                    .setParameter(3, id.requestKey())
-                    .setParameter(4, canonicalRequest)
-                    .setParameter(5, retention.toString())
-                    .executeUpdate();
-            if (inserted == 1) {
+            if (insertClaim(id, canonicalRequest, retention, maxWait) == 1) {
                 return new ClaimOutcome.Claimed();
             }
             // Under Read Committed, ON CONFLICT can skip because of a row that is not in this statement's
@@ -60,8 +59,35 @@ public final class RequestResultStore {
                 return new ClaimOutcome.Existing(existing);
             }
         }
-        throw new KeyContentionException(
+        throw new RequestInProgressException(
                 "the key " + id + " was taken but its record vanished " + MAX_CLAIM_ATTEMPTS + " times in a row");
+    }
+
+    private int insertClaim(RequestResultId id, String canonicalRequest, Duration retention, Duration maxWait) {
+        try {
+            return entityManager
+                    .createNativeQuery(dialect.claimStatement())
+                    .setParameter(1, id.scope())
+                    .setParameter(2, id.operation())
+                    .setParameter(3, id.requestKey())
+                    .setParameter(4, canonicalRequest)
+                    .setParameter(5, retention.toString())
+                    // A JDBC query timeout bounds only this statement's wait on the unique index; unlike
+                    // SET LOCAL lock_timeout it costs no extra round trip and leaves the application's own
+                    // lock waits alone.
+                    .setHint(QUERY_TIMEOUT_HINT, Math.toIntExact(maxWait.toMillis()))
+                    .executeUpdate();
+        } catch (PersistenceException e) {
+            String sqlState = SqlDialect.sqlState(e).orElse("");
+            if (dialect.isWaitTimeout(sqlState)) {
+                throw new RequestInProgressException(
+                        "the key " + id + " is held by a request still running after " + maxWait);
+            }
+            if (dialect.isTransactionConflict(sqlState)) {
+                throw new TransactionConflictException("claiming " + id + " hit SQLSTATE " + sqlState, e);
+            }
+            throw e;
+        }
     }
 
     /** Writes the final response into the record this transaction claimed. */

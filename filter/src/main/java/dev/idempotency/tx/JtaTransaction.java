@@ -5,6 +5,8 @@ import jakarta.transaction.NotSupportedException;
 import jakarta.transaction.Status;
 import jakarta.transaction.SystemException;
 import jakarta.transaction.UserTransaction;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -25,12 +27,23 @@ public final class JtaTransaction {
     }
 
     /**
+     * @param timeout the transaction's timeout, or empty for the container's default
      * @throws IllegalStateException if a transaction is already active on this thread: something before
      *     the filter opened it, so the filter cannot own the boundary
      */
-    public void begin() {
+    public void begin(Optional<Duration> timeout) {
         try {
-            userTransaction.begin();
+            if (timeout.isPresent()) {
+                userTransaction.setTransactionTimeout((int) timeout.get().toSeconds());
+                try {
+                    userTransaction.begin();
+                } finally {
+                    // The timeout sticks to the thread; pooled threads must get the default back.
+                    userTransaction.setTransactionTimeout(0);
+                }
+            } else {
+                userTransaction.begin();
+            }
         } catch (NotSupportedException e) {
             throw new IllegalStateException(
                     "a JTA transaction is already active when the idempotency filter"

@@ -10,11 +10,14 @@ import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 
 /**
  * Test-only endpoints that write a debit into the filter's transaction and then fail in one particular
@@ -58,6 +61,48 @@ public class FaultResource {
         long balance = debit(id, request);
         transactions.setRollbackOnly();
         return Json.createObjectBuilder().add("balance", balance).build();
+    }
+
+    /**
+     * Debits, then sleeps for {@code X-Test-Sleep-Millis} while holding the claim, then answers 200, or a
+     * 500 problem when {@code X-Test-Fail: true}. Headers are not part of a request's identity, so a retry
+     * can behave differently from the original.
+     */
+    @POST
+    @Path("/slow")
+    public Response slow(
+            @PathParam("id") long id,
+            JsonObject request,
+            @HeaderParam("X-Test-Sleep-Millis") @DefaultValue("0") long sleepMillis,
+            @HeaderParam("X-Test-Fail") @DefaultValue("false") boolean fail)
+            throws InterruptedException {
+        long balance = debit(id, request);
+        Thread.sleep(sleepMillis);
+        if (fail) {
+            return Response.status(500).entity("{\"failed\": true}").build();
+        }
+        return Response.ok(Json.createObjectBuilder().add("balance", balance).build())
+                .build();
+    }
+
+    /** Debits and answers with a session cookie and a custom header, neither of which may be replayed. */
+    @POST
+    @Path("/cookie")
+    public Response cookie(@PathParam("id") long id, JsonObject request) {
+        long balance = debit(id, request);
+        return Response.ok(Json.createObjectBuilder().add("balance", balance).build())
+                .header("Set-Cookie", "session=secret-of-the-first-caller; Path=/; HttpOnly")
+                .header("X-Request-Trace", "first")
+                .build();
+    }
+
+    /** Debits and answers with {@code size} bytes of body. */
+    @POST
+    @Path("/large")
+    @Produces(MediaType.TEXT_PLAIN)
+    public String large(@PathParam("id") long id, JsonObject request) {
+        debit(id, request);
+        return "x".repeat(request.getInt("size"));
     }
 
     private long debit(long id, JsonObject request) {

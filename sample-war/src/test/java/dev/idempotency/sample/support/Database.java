@@ -30,6 +30,17 @@ public final class Database {
         return queryLong("SELECT count(*) FROM request_result WHERE request LIKE ?", "%\"path\":\"" + path + "\"%");
     }
 
+    /** How many records exist under this key, in any scope and operation. */
+    public static long recordCountForKey(String key) {
+        return queryLong("SELECT count(*) FROM request_result WHERE request_key = ?", key);
+    }
+
+    /** Sessions of the application's database that sit inside an open transaction: a leak, once idle. */
+    public static long sessionsIdleInTransaction() {
+        return queryLong("SELECT count(*) FROM pg_stat_activity WHERE state LIKE 'idle in transaction%'"
+                + " AND pid <> pg_backend_pid()");
+    }
+
     public static Optional<StoredRecord> record(String scope, String operation, String key) {
         String sql = "SELECT request, response_status, response_headers, convert_from(response_body, 'UTF8')"
                 + " FROM request_result WHERE scope = ? AND operation = ? AND request_key = ?";

@@ -1,5 +1,6 @@
 package dev.idempotency.sample.support;
 
+import dev.idempotency.sample.faults.AsyncServlet;
 import dev.idempotency.sample.faults.FaultResource;
 import dev.idempotency.sample.faults.PublicEchoServlet;
 import java.io.File;
@@ -25,7 +26,7 @@ public final class SampleDeployment {
         return ShrinkWrap.create(ZipImporter.class, archiveName)
                 .importFrom(war)
                 .as(WebArchive.class)
-                .addClasses(FaultResource.class, PublicEchoServlet.class)
+                .addClasses(FaultResource.class, PublicEchoServlet.class, AsyncServlet.class)
                 .addAsWebInfResource(
                         new File("src/test/resources/test-idempotency.properties"), "idempotency.properties");
     }
