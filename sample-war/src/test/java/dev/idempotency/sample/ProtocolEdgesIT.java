@@ -209,6 +209,28 @@ class ProtocolEdgesIT {
         assertEquals(900, Database.balance(account));
     }
 
+    @Test
+    void formBodiesAreOneRequestWhateverTheirPairOrderAndTheApplicationStillReadsThem() {
+        HttpResponse<String> first = postForm("b=2&a=1&a=0");
+        HttpResponse<String> reordered = postForm("a=0&a=1&b=2");
+        HttpResponse<String> different = postForm("a=0&a=1&b=3");
+
+        assertEquals(200, first.statusCode(), first.body());
+        assertEquals("a=1|0;b=2;", first.body(), "the application read the parameters the filter had buffered");
+        assertEquals(
+                "true", reordered.headers().firstValue("Idempotent-Replayed").orElseThrow());
+        assertEquals(first.body(), reordered.body());
+        assertProblem(different, 422, "idempotency-key-reused");
+    }
+
+    private HttpResponse<String> postForm(String form) {
+        return Api.send(api.request("alice", "api/test-form")
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Idempotency-Key", key)
+                .POST(HttpRequest.BodyPublishers.ofString(form))
+                .build());
+    }
+
     private HttpRequest slowDebit(String key, long sleepMillis, boolean fail) {
         return api.request("alice", slowPath())
                 .header("Content-Type", "application/json")

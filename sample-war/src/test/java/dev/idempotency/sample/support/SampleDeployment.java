@@ -2,9 +2,14 @@ package dev.idempotency.sample.support;
 
 import dev.idempotency.sample.faults.AsyncServlet;
 import dev.idempotency.sample.faults.FaultResource;
+import dev.idempotency.sample.faults.FormEchoServlet;
 import dev.idempotency.sample.faults.PublicEchoServlet;
 import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.importer.ZipImporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
@@ -20,13 +25,27 @@ public final class SampleDeployment {
         return create("sample.war");
     }
 
+    /** The test deployment with extra settings appended to the test configuration. */
+    public static WebArchive withExtraSettings(String archiveName, String settings) throws IOException {
+        String base = Files.readString(Path.of("src/test/resources/test-idempotency.properties"));
+        return create(archiveName)
+                .addAsWebInfResource(new StringAsset(base + settings + "\n"), "idempotency.properties");
+    }
+
+    /** The test deployment with its persistence unit on another datasource, such as one with stricter isolation. */
+    public static WebArchive onDataSource(String archiveName, String jndiName) throws IOException {
+        String persistence = Files.readString(Path.of("target/classes/META-INF/persistence.xml"))
+                .replace("java:jboss/datasources/SampleDS", jndiName);
+        return create(archiveName).addAsResource(new StringAsset(persistence), "META-INF/persistence.xml");
+    }
+
     /** The same content under another archive name, for tests that deploy several variants at once. */
     public static WebArchive create(String archiveName) {
         File war = new File(System.getProperty("sample.war", "target/sample.war"));
         return ShrinkWrap.create(ZipImporter.class, archiveName)
                 .importFrom(war)
                 .as(WebArchive.class)
-                .addClasses(FaultResource.class, PublicEchoServlet.class, AsyncServlet.class)
+                .addClasses(FaultResource.class, PublicEchoServlet.class, AsyncServlet.class, FormEchoServlet.class)
                 .addAsWebInfResource(
                         new File("src/test/resources/test-idempotency.properties"), "idempotency.properties");
     }
