@@ -39,7 +39,8 @@ import javax.naming.NamingException;
  * default) is written to the record, the transaction commits, and only then is the response sent. A
  * retry with the same key and the same request gets the stored response back with {@code
  * Idempotent-Replayed: true}, without running the application. The same key with a different request gets
- * {@code 422}. A concurrent duplicate waits for the first request, then replays. A request that fails (any
+ * {@code 422}. A concurrent duplicate waits for the first request (up to {@code lock-timeout}), then
+ * replays. A request that fails (any
  * other status, an exception, a transaction marked rollback-only, a failed commit) leaves no record, and
  * its key stays free.
  *
@@ -87,15 +88,21 @@ import javax.naming.NamingException;
  * <tr><td>{@code entity-manager}</td><td>JNDI name of the application's container-managed entity
  *     manager</td><td>{@code java:comp/env/persistence/idempotency}</td></tr>
  * <tr><td>{@code database}</td><td>{@code postgresql}</td><td>{@code postgresql}</td></tr>
- * <tr><td>{@code max-request-body}</td><td>bytes, at least 1024; larger bodies get 413</td><td>{@code
- *     1048576}</td></tr>
+ * <tr><td>{@code max-request-body}</td><td>bytes, at least 1024; larger bodies get 413, chunked ones
+ *     included</td><td>{@code 1048576}</td></tr>
+ * <tr><td>{@code max-response-body}</td><td>bytes, at least 1024; a larger response is rolled back and
+ *     answered 500, never stored truncated</td><td>{@code 1048576}</td></tr>
  * <tr><td>{@code stored-headers}</td><td>comma-separated header names replayed with a stored response;
  *     {@code Set-Cookie}, {@code WWW-Authenticate} and {@code Authorization} are refused</td><td>{@code
  *     Content-Type, Location}</td></tr>
- * <tr><td>{@code storable-statuses}</td><td>{@code 2xx} plus optional final 4xx refusals, such as {@code 2xx,
- *     409}</td><td>{@code 2xx}</td></tr>
- * <tr><td>{@code retention}</td><td>ISO-8601 duration, at least {@code PT1M}; sets each record's {@code
- *     expires_at}</td><td>{@code PT24H}</td></tr>
+ * <tr><td>{@code storable-statuses}</td><td>{@code 2xx}, optionally {@code 3xx} and final 4xx refusals, such
+ *     as {@code 2xx, 409}</td><td>{@code 2xx}</td></tr>
+ * <tr><td>{@code retention}</td><td>ISO-8601 duration, at least {@code PT1M} and at least {@code
+ *     transaction-timeout}; sets each record's {@code expires_at}</td><td>{@code PT24H}</td></tr>
+ * <tr><td>{@code lock-timeout}</td><td>whole seconds, ISO-8601; how long a duplicate waits for the request
+ *     holding its key before it gets 409</td><td>{@code PT10S}</td></tr>
+ * <tr><td>{@code transaction-timeout}</td><td>whole seconds, ISO-8601; the JTA timeout of the filter's
+ *     transactions</td><td>the container's</td></tr>
  * </table>
  *
  * <h2>Filter order and transactions</h2>
@@ -106,6 +113,11 @@ import javax.naming.NamingException;
  * database work joins the filter's transaction only if it uses the same data source as the entity manager
  * named by {@code entity-manager}; an EJB with {@code REQUIRES_NEW} or its own non-JTA connection escapes
  * the guarantee.
+ *
+ * <p>Operations are matched on the container's decoded path (servlet path plus path info), ignoring one
+ * trailing slash. Asynchronous processing ({@code startAsync}) is refused on covered requests, because
+ * the response must be complete before the transaction commits. Every error the filter answers itself is
+ * an RFC 9457 {@code application/problem+json} whose {@code type} is listed in {@code docs/errors.md}.
  *
  * <p>Thread-safe: one instance serves all requests.
  */
