@@ -1,32 +1,22 @@
 package dev.idempotency;
 
-import dev.idempotency.config.IdempotencyConfig;
 import dev.idempotency.config.Operation;
-import dev.idempotency.config.SettingsParser;
-import dev.idempotency.dialect.SqlDialect;
-import dev.idempotency.internal.IdempotentRequestHandler;
-import dev.idempotency.tx.JtaTransaction;
-import jakarta.persistence.EntityManager;
+import dev.idempotency.internal.FilterRuntime;
+import dev.idempotency.rollout.RolloutMode;
+import dev.idempotency.rollout.RolloutModes;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
-import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import jakarta.transaction.UserTransaction;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
-import java.util.logging.Logger;
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
 
 /**
  * Makes retried POSTs (and other unsafe requests) safe: the <em>idempotency record</em> pattern, in the
@@ -123,13 +113,9 @@ import javax.naming.NamingException;
  */
 public class IdempotencyFilter implements Filter {
     /** Names a properties file in the WAR that holds the settings, such as {@code /WEB-INF/idempotency.properties}. */
-    public static final String INIT_PARAM_CONFIG_FILE = "config-file";
+    public static final String INIT_PARAM_CONFIG_FILE = FilterRuntime.INIT_PARAM_CONFIG_FILE;
 
-    private static final String USER_TRANSACTION = "java:comp/UserTransaction";
-    private static final Logger LOG = Logger.getLogger(IdempotencyFilter.class.getName());
-
-    private IdempotencyConfig config;
-    private IdempotentRequestHandler handler;
+    private FilterRuntime runtime;
 
     @Override
     public void init(FilterConfig filterConfig) throws ServletException {
@@ -137,45 +123,10 @@ public class IdempotencyFilter implements Filter {
         for (String name : Collections.list(filterConfig.getInitParameterNames())) {
             initParameters.put(name, filterConfig.getInitParameter(name));
         }
-        String filterName = filterConfig.getFilterName();
         try {
-            config = configure(filterName, initParameters, filterConfig.getServletContext());
+            runtime = FilterRuntime.of(filterConfig.getServletContext(), filterConfig.getFilterName(), initParameters);
         } catch (ConfigurationException e) {
             throw new ServletException(e.getMessage(), e);
-        }
-        handler = new IdempotentRequestHandler(
-                config,
-                new JtaTransaction(
-                        lookup(USER_TRANSACTION, UserTransaction.class).orElseThrow()),
-                () -> entityManager(config.entityManagerName()),
-                SqlDialect.forDatabase(config.database()));
-        LOG.info(() -> "Idempotency filter '" + filterName + "' protects "
-                + config.operations().size() + " operation(s): " + config);
-    }
-
-    /**
-     * Reads and checks one filter's settings, including that the transaction manager and the entity
-     * manager can be found. Runs at deployment ({@link StartupValidation}) and again in {@link #init}.
-     *
-     * @throws ConfigurationException naming the filter and the setting that is wrong
-     */
-    static IdempotencyConfig configure(
-            String filterName, Map<String, String> initParameters, ServletContext servletContext) {
-        try {
-            IdempotencyConfig parsed = SettingsParser.parse(settings(initParameters, servletContext));
-            SqlDialect.forDatabase(parsed.database());
-            if (lookup(USER_TRANSACTION, UserTransaction.class).isEmpty()) {
-                throw new ConfigurationException("no UserTransaction at " + USER_TRANSACTION
-                        + "; the filter needs a Jakarta EE container with JTA");
-            }
-            if (lookup(parsed.entityManagerName(), EntityManager.class).isEmpty()) {
-                throw new ConfigurationException("entity-manager: no EntityManager at '" + parsed.entityManagerName()
-                        + "'; declare a <persistence-context-ref> named 'persistence/idempotency' in web.xml, or"
-                        + " set entity-manager to its JNDI name");
-            }
-            return parsed;
-        } catch (ConfigurationException e) {
-            throw new ConfigurationException("idempotency filter '" + filterName + "': " + e.getMessage());
         }
     }
 
@@ -187,12 +138,24 @@ public class IdempotencyFilter implements Filter {
             return;
         }
         String path = operationPath(http);
-        Optional<Operation> operation = config.operationFor(http.getMethod(), path);
+        Optional<Operation> operation = runtime.config().operationFor(http.getMethod(), path);
         if (operation.isEmpty()) {
             chain.doFilter(request, response);
             return;
         }
-        handler.handle(http, httpResponse, chain, operation.get(), path);
+        // Read once per request: a mode switch never changes the outcome of a request in flight.
+        RolloutModes.Setting rollout =
+                runtime.rolloutModes().settingFor(operation.get().contract());
+        if (rollout.mode() == RolloutMode.OFF) {
+            chain.doFilter(request, response);
+            return;
+        }
+        runtime.handler().handle(http, httpResponse, chain, operation.get(), path, rollout);
+    }
+
+    @Override
+    public void destroy() {
+        runtime.stop();
     }
 
     /**
@@ -203,48 +166,5 @@ public class IdempotencyFilter implements Filter {
     private static String operationPath(HttpServletRequest request) {
         String path = request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
         return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
-    }
-
-    private static Map<String, String> settings(Map<String, String> initParameters, ServletContext servletContext) {
-        Map<String, String> settings = new HashMap<>(initParameters);
-        String file = settings.remove(INIT_PARAM_CONFIG_FILE);
-        if (file == null) {
-            return settings;
-        }
-        Properties properties = new Properties();
-        try (InputStream in = servletContext.getResourceAsStream(file)) {
-            if (in == null) {
-                throw new ConfigurationException(INIT_PARAM_CONFIG_FILE + ": no file '" + file + "' in the WAR");
-            }
-            properties.load(in);
-        } catch (IOException e) {
-            throw new ConfigurationException(INIT_PARAM_CONFIG_FILE + ": '" + file + "' could not be read: " + e);
-        }
-        for (String name : properties.stringPropertyNames()) {
-            if (settings.containsKey(name)) {
-                throw new ConfigurationException(
-                        "'" + name + "' is set both as an init-param and in '" + file + "'; set it in one place");
-            }
-            settings.put(name, properties.getProperty(name));
-        }
-        return settings;
-    }
-
-    private static <T> Optional<T> lookup(String name, Class<T> type) {
-        try {
-            Object found = new InitialContext().lookup(name);
-            return type.isInstance(found) ? Optional.of(type.cast(found)) : Optional.empty();
-        } catch (NamingException e) {
-            return Optional.empty();
-        }
-    }
-
-    /**
-     * Looked up per request: the specification does not promise that an entity manager reference may be
-     * shared between threads, only that each lookup gives one bound to the caller's transaction.
-     */
-    private static EntityManager entityManager(String name) {
-        return lookup(name, EntityManager.class)
-                .orElseThrow(() -> new IllegalStateException("no EntityManager at '" + name + "'"));
     }
 }

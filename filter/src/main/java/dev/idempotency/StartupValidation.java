@@ -1,8 +1,11 @@
 package dev.idempotency;
 
+import dev.idempotency.internal.FilterRuntime;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContainerInitializer;
 import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.ServletContextListener;
 import java.util.Set;
 
 /**
@@ -19,7 +22,13 @@ public final class StartupValidation implements ServletContainerInitializer {
         for (FilterRegistration filter : servletContext.getFilterRegistrations().values()) {
             if (IdempotencyFilter.class.getName().equals(filter.getClassName())) {
                 // Throws ConfigurationException, which the container reports as a failed deployment.
-                IdempotencyFilter.configure(filter.getName(), filter.getInitParameters(), servletContext);
+                FilterRuntime runtime = FilterRuntime.of(servletContext, filter.getName(), filter.getInitParameters());
+                servletContext.addListener(new ServletContextListener() {
+                    @Override
+                    public void contextDestroyed(ServletContextEvent event) {
+                        runtime.stop();
+                    }
+                });
             }
         }
     }

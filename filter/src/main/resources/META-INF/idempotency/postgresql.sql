@@ -15,3 +15,20 @@ CREATE TABLE IF NOT EXISTS request_result (
     CONSTRAINT request_result_key_not_empty CHECK (request_key <> '')
 );
 CREATE INDEX IF NOT EXISTS request_result_expires_at ON request_result (expires_at);
+
+-- idempotency_rollout: the rollout mode of each operation (OFF, OPTIONAL, REQUIRED, DRAIN), shared by every
+-- node. An operation without a row uses the filter's rollout-mode setting.
+CREATE TABLE IF NOT EXISTS idempotency_rollout (
+    operation  text COLLATE "C" PRIMARY KEY,
+    mode       text             NOT NULL CHECK (mode IN ('OFF', 'OPTIONAL', 'REQUIRED', 'DRAIN')),
+    changed_by text             NOT NULL,
+    changed_at timestamptz      NOT NULL
+);
+-- Every change, for audit: who switched which operation to which mode, and when.
+CREATE TABLE IF NOT EXISTS idempotency_rollout_history (
+    id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    operation  text COLLATE "C" NOT NULL,
+    mode       text             NOT NULL,
+    changed_by text             NOT NULL,
+    changed_at timestamptz      NOT NULL
+);

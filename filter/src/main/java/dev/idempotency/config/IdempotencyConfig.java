@@ -1,7 +1,10 @@
 package dev.idempotency.config;
 
 import dev.idempotency.ConfigurationException;
+import dev.idempotency.rollout.RolloutMode;
+import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -26,6 +29,9 @@ public final class IdempotencyConfig {
     public static final Duration MIN_RETENTION = Duration.ofMinutes(1);
     public static final long DEFAULT_MAX_RESPONSE_BODY_BYTES = 1024 * 1024;
     public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(10);
+    public static final RolloutMode DEFAULT_ROLLOUT_MODE = RolloutMode.OPTIONAL;
+    public static final Duration DEFAULT_ROLLOUT_REFRESH = Duration.ofSeconds(5);
+    public static final Duration DEFAULT_KEYLESS_LOG_INTERVAL = Duration.ofMinutes(5);
 
     /** Headers that carry credentials or session state: replaying them would hand one client's session to another. */
     private static final Set<String> NEVER_STORED =
@@ -35,7 +41,11 @@ public final class IdempotencyConfig {
 
     private final List<Operation> operations;
     private final String keyHeader;
-    private final KeylessPolicy keylessPolicy;
+    private final RolloutMode rolloutMode;
+    private final Duration rolloutRefresh;
+    private final Instant keylessSunset;
+    private final URI keylessLink;
+    private final Duration keylessLogInterval;
     private final String entityManagerName;
     private final String database;
     private final long maxRequestBodyBytes;
@@ -49,7 +59,11 @@ public final class IdempotencyConfig {
     private IdempotencyConfig(Builder b) {
         this.operations = List.copyOf(b.operations);
         this.keyHeader = b.keyHeader;
-        this.keylessPolicy = b.keylessPolicy;
+        this.rolloutMode = b.rolloutMode;
+        this.rolloutRefresh = b.rolloutRefresh;
+        this.keylessSunset = b.keylessSunset;
+        this.keylessLink = b.keylessLink;
+        this.keylessLogInterval = b.keylessLogInterval;
         this.entityManagerName = b.entityManagerName;
         this.database = b.database;
         this.maxRequestBodyBytes = b.maxRequestBodyBytes;
@@ -83,8 +97,28 @@ public final class IdempotencyConfig {
         return keyHeader;
     }
 
-    public KeylessPolicy keylessPolicy() {
-        return keylessPolicy;
+    /** The mode of an operation that has no row in {@code idempotency_rollout}. */
+    public RolloutMode rolloutMode() {
+        return rolloutMode;
+    }
+
+    /** How old the cached rollout modes may get: the delay before a switch reaches every node. */
+    public Duration rolloutRefresh() {
+        return rolloutRefresh;
+    }
+
+    /** When keyless requests stop working, announced in a {@code Sunset} header under OPTIONAL. */
+    public Optional<Instant> keylessSunset() {
+        return Optional.ofNullable(keylessSunset);
+    }
+
+    /** The migration guide for keyless clients, linked with {@code rel="describedby"} under OPTIONAL. */
+    public Optional<URI> keylessLink() {
+        return Optional.ofNullable(keylessLink);
+    }
+
+    public Duration keylessLogInterval() {
+        return keylessLogInterval;
     }
 
     public String entityManagerName() {
@@ -128,8 +162,9 @@ public final class IdempotencyConfig {
     /** One line for the start-up log. Holds no secrets: the configuration has none. */
     @Override
     public String toString() {
-        return "operations=" + operations + ", key-header=" + keyHeader + ", keyless-requests="
-                + keylessPolicy.name().toLowerCase(Locale.ROOT).replace('_', '-') + ", entity-manager="
+        return "operations=" + operations + ", key-header=" + keyHeader + ", rollout-mode=" + rolloutMode
+                + ", rollout-refresh="
+                + rolloutRefresh + ", entity-manager="
                 + entityManagerName + ", database=" + database + ", max-request-body=" + maxRequestBodyBytes
                 + ", stored-headers=" + storedHeaders + ", storable-statuses=" + storableStatuses + ", retention="
                 + retention + ", max-response-body=" + maxResponseBodyBytes + ", lock-timeout=" + lockTimeout
@@ -140,7 +175,11 @@ public final class IdempotencyConfig {
     public static final class Builder {
         private final List<Operation> operations = new ArrayList<>();
         private String keyHeader = DEFAULT_KEY_HEADER;
-        private KeylessPolicy keylessPolicy = KeylessPolicy.PASS_THROUGH;
+        private RolloutMode rolloutMode = DEFAULT_ROLLOUT_MODE;
+        private Duration rolloutRefresh = DEFAULT_ROLLOUT_REFRESH;
+        private Instant keylessSunset;
+        private URI keylessLink;
+        private Duration keylessLogInterval = DEFAULT_KEYLESS_LOG_INTERVAL;
         private String entityManagerName = DEFAULT_ENTITY_MANAGER;
         private String database = DEFAULT_DATABASE;
         private long maxRequestBodyBytes = DEFAULT_MAX_REQUEST_BODY_BYTES;
@@ -177,8 +216,41 @@ public final class IdempotencyConfig {
             return this;
         }
 
-        public Builder keylessPolicy(KeylessPolicy policy) {
-            this.keylessPolicy = policy;
+        public Builder rolloutMode(RolloutMode mode) {
+            this.rolloutMode = mode;
+            return this;
+        }
+
+        /** @throws ConfigurationException if the delay is shorter than one second or longer than ten minutes */
+        public Builder rolloutRefresh(Duration refresh) {
+            if (refresh.compareTo(Duration.ofSeconds(1)) < 0 || refresh.compareTo(Duration.ofMinutes(10)) > 0) {
+                throw new ConfigurationException("rollout-refresh must be between PT1S and PT10M, was " + refresh);
+            }
+            this.rolloutRefresh = refresh;
+            return this;
+        }
+
+        public Builder keylessSunset(Instant sunset) {
+            this.keylessSunset = sunset;
+            return this;
+        }
+
+        /** @throws ConfigurationException if the link is not an absolute URI or an absolute path */
+        public Builder keylessLink(URI link) {
+            if (!link.isAbsolute() && !link.getPath().startsWith("/")) {
+                throw new ConfigurationException(
+                        "keyless-link must be an absolute URI or a path starting with '/', was '" + link + "'");
+            }
+            this.keylessLink = link;
+            return this;
+        }
+
+        /** @throws ConfigurationException if the interval is shorter than ten seconds */
+        public Builder keylessLogInterval(Duration interval) {
+            if (interval.compareTo(Duration.ofSeconds(10)) < 0) {
+                throw new ConfigurationException("keyless-log-interval must be ≥ PT10S, was " + interval);
+            }
+            this.keylessLogInterval = interval;
             return this;
         }
 

@@ -1,11 +1,14 @@
 package dev.idempotency.config;
 
 import dev.idempotency.ConfigurationException;
+import dev.idempotency.rollout.RolloutMode;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -19,7 +22,11 @@ import java.util.TreeSet;
 public final class SettingsParser {
     public static final String INIT_PARAM_OPERATIONS = "operations";
     public static final String INIT_PARAM_KEY_HEADER = "key-header";
-    public static final String INIT_PARAM_KEYLESS_REQUESTS = "keyless-requests";
+    public static final String INIT_PARAM_ROLLOUT_MODE = "rollout-mode";
+    public static final String INIT_PARAM_ROLLOUT_REFRESH = "rollout-refresh";
+    public static final String INIT_PARAM_KEYLESS_SUNSET = "keyless-sunset";
+    public static final String INIT_PARAM_KEYLESS_LINK = "keyless-link";
+    public static final String INIT_PARAM_KEYLESS_LOG_INTERVAL = "keyless-log-interval";
     public static final String INIT_PARAM_ENTITY_MANAGER = "entity-manager";
     public static final String INIT_PARAM_DATABASE = "database";
     public static final String INIT_PARAM_MAX_REQUEST_BODY = "max-request-body";
@@ -34,7 +41,11 @@ public final class SettingsParser {
     public static final Set<String> KNOWN_SETTINGS = Set.of(
             INIT_PARAM_OPERATIONS,
             INIT_PARAM_KEY_HEADER,
-            INIT_PARAM_KEYLESS_REQUESTS,
+            INIT_PARAM_ROLLOUT_MODE,
+            INIT_PARAM_ROLLOUT_REFRESH,
+            INIT_PARAM_KEYLESS_SUNSET,
+            INIT_PARAM_KEYLESS_LINK,
+            INIT_PARAM_KEYLESS_LOG_INTERVAL,
             INIT_PARAM_ENTITY_MANAGER,
             INIT_PARAM_DATABASE,
             INIT_PARAM_MAX_REQUEST_BODY,
@@ -65,7 +76,20 @@ public final class SettingsParser {
             }
         }
         ifPresent(settings, INIT_PARAM_KEY_HEADER, builder::keyHeader);
-        ifPresent(settings, INIT_PARAM_KEYLESS_REQUESTS, value -> builder.keylessPolicy(keylessPolicy(value)));
+        ifPresent(
+                settings,
+                INIT_PARAM_ROLLOUT_MODE,
+                value -> builder.rolloutMode(RolloutMode.parse(INIT_PARAM_ROLLOUT_MODE, value)));
+        ifPresent(
+                settings,
+                INIT_PARAM_ROLLOUT_REFRESH,
+                value -> builder.rolloutRefresh(duration(INIT_PARAM_ROLLOUT_REFRESH, value)));
+        ifPresent(settings, INIT_PARAM_KEYLESS_SUNSET, value -> builder.keylessSunset(instant(value)));
+        ifPresent(settings, INIT_PARAM_KEYLESS_LINK, value -> builder.keylessLink(uri(value)));
+        ifPresent(
+                settings,
+                INIT_PARAM_KEYLESS_LOG_INTERVAL,
+                value -> builder.keylessLogInterval(duration(INIT_PARAM_KEYLESS_LOG_INTERVAL, value)));
         ifPresent(settings, INIT_PARAM_ENTITY_MANAGER, builder::entityManagerName);
         ifPresent(settings, INIT_PARAM_DATABASE, builder::database);
         ifPresent(
@@ -101,13 +125,21 @@ public final class SettingsParser {
         }
     }
 
-    private static KeylessPolicy keylessPolicy(String value) {
-        return switch (value.toLowerCase(Locale.ROOT)) {
-            case "pass-through" -> KeylessPolicy.PASS_THROUGH;
-            case "reject" -> KeylessPolicy.REJECT;
-            default -> throw new ConfigurationException(
-                    "keyless-requests must be 'pass-through' or 'reject', was '" + value + "'");
-        };
+    private static Instant instant(String value) {
+        try {
+            return Instant.parse(value);
+        } catch (DateTimeParseException e) {
+            throw new ConfigurationException(INIT_PARAM_KEYLESS_SUNSET
+                    + " must be an ISO-8601 instant such as 2027-03-01T00:00:00Z, was '" + value + "'");
+        }
+    }
+
+    private static URI uri(String value) {
+        try {
+            return new URI(value);
+        } catch (URISyntaxException e) {
+            throw new ConfigurationException(INIT_PARAM_KEYLESS_LINK + " must be a URI, was '" + value + "'");
+        }
     }
 
     private static long bytes(String setting, String value) {

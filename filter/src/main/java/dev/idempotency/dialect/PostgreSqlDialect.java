@@ -13,6 +13,13 @@ public final class PostgreSqlDialect extends SqlDialect {
                 + " ON CONFLICT (scope, operation, request_key) DO NOTHING";
     }
 
+    @Override
+    public String upsertRolloutStatement() {
+        return "INSERT INTO idempotency_rollout (operation, mode, changed_by, changed_at) VALUES (?, ?, ?, now())"
+                + " ON CONFLICT (operation) DO UPDATE"
+                + " SET mode = EXCLUDED.mode, changed_by = EXCLUDED.changed_by, changed_at = EXCLUDED.changed_at";
+    }
+
     /** 57014 query_canceled (the JDBC query timeout), 55P03 lock_not_available (a lock_timeout). */
     @Override
     public boolean isWaitTimeout(String sqlState) {

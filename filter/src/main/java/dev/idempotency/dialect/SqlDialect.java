@@ -43,6 +43,20 @@ public abstract class SqlDialect {
                 + " WHERE scope = ? AND operation = ? AND request_key = ?";
     }
 
+    /** Every operation's rollout mode. Columns: operation, mode, changed_by, changed_at. */
+    public String selectRolloutStatement() {
+        return "SELECT operation, mode, changed_by, changed_at FROM idempotency_rollout";
+    }
+
+    /** Sets an operation's rollout mode, inserting its row if needed. Parameters: operation, mode, changed by. */
+    public abstract String upsertRolloutStatement();
+
+    /** Appends a rollout change to the audit history. Parameters: operation, mode, changed by. */
+    public String insertRolloutHistoryStatement() {
+        return "INSERT INTO idempotency_rollout_history (operation, mode, changed_by, changed_at)"
+                + " VALUES (?, ?, ?, CURRENT_TIMESTAMP)";
+    }
+
     /**
      * Whether the database aborted the transaction to protect its isolation level: SQLSTATE class 40
      * (serialization failure 40001, deadlock 40P01) in standard SQL. Retrying the whole transaction is safe.

@@ -5,9 +5,11 @@ import dev.idempotency.TransactionConflictException;
 import dev.idempotency.canonical.CanonicalRequest;
 import dev.idempotency.canonical.RequestCanonicalizer;
 import dev.idempotency.config.IdempotencyConfig;
-import dev.idempotency.config.KeylessPolicy;
 import dev.idempotency.config.Operation;
 import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.rollout.KeylessTelemetry;
+import dev.idempotency.rollout.RolloutMode;
+import dev.idempotency.rollout.RolloutModes;
 import dev.idempotency.servlet.BufferedBodyRequest;
 import dev.idempotency.servlet.CapturedResponse;
 import dev.idempotency.servlet.CapturingResponseWrapper;
@@ -29,6 +31,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.security.Principal;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,33 +66,38 @@ public final class IdempotentRequestHandler {
     private final JtaTransaction transaction;
     private final Supplier<EntityManager> entityManagers;
     private final SqlDialect dialect;
+    private final KeylessTelemetry keylessTelemetry;
 
     public IdempotentRequestHandler(
             IdempotencyConfig config,
             JtaTransaction transaction,
             Supplier<EntityManager> entityManagers,
-            SqlDialect dialect) {
+            SqlDialect dialect,
+            KeylessTelemetry keylessTelemetry) {
         this.config = config;
         this.keyHeader = new IdempotencyKeyHeader(config.keyHeader());
         this.transaction = transaction;
         this.entityManagers = entityManagers;
         this.dialect = dialect;
+        this.keylessTelemetry = keylessTelemetry;
     }
 
     /**
      * @param path the request path relative to the context path, as the operation matched it
+     * @param rollout the operation's rollout mode, read once for this request; never {@code OFF}
      */
     public void handle(
             HttpServletRequest request,
             HttpServletResponse response,
             FilterChain chain,
             Operation operation,
-            String path)
+            String path,
+            RolloutModes.Setting rollout)
             throws IOException, ServletException {
         try {
             Optional<String> key = keyHeader.read(request);
             if (key.isEmpty()) {
-                handleKeyless(request, response, chain, operation);
+                handleKeyless(request, response, chain, operation, rollout);
                 return;
             }
             String scope = scopeOf(request, operation);
@@ -101,22 +110,49 @@ public final class IdempotentRequestHandler {
                     request.getContentType(),
                     buffered.body());
             RequestResultId id = new RequestResultId(scope, operation.contract(), key.get());
-            claimAndAnswer(id, canonical, buffered, response, chain);
+            if (rollout.mode() == RolloutMode.DRAIN) {
+                answerStoredOrPassThrough(id, canonical, buffered, response, chain);
+            } else {
+                claimAndAnswer(id, canonical, buffered, response, chain);
+            }
         } catch (ProblemException problem) {
             ProblemResponse.send(response, problem.problem(), problem.detail(), request.getRequestURI());
         }
     }
 
     private void handleKeyless(
-            HttpServletRequest request, HttpServletResponse response, FilterChain chain, Operation operation)
+            HttpServletRequest request,
+            HttpServletResponse response,
+            FilterChain chain,
+            Operation operation,
+            RolloutModes.Setting rollout)
             throws IOException, ServletException, ProblemException {
-        if (config.keylessPolicy() == KeylessPolicy.REJECT) {
+        Principal principal = request.getUserPrincipal();
+        keylessTelemetry.count(
+                operation.contract(), principal == null ? null : principal.getName(), request.getHeader("User-Agent"));
+        if (rollout.mode() == RolloutMode.REQUIRED) {
             throw new ProblemException(
                     Problem.KEY_REQUIRED,
                     operation.contract() + " requires an " + config.keyHeader() + " header; send a new unique key"
                             + " (such as a UUID) per intended operation, and the same key on every retry of it");
         }
+        if (rollout.mode() == RolloutMode.OPTIONAL) {
+            announceKeylessDeprecation(response, rollout);
+        }
         chain.doFilter(request, response);
+    }
+
+    /**
+     * Tells keyless clients, in standard headers, that keys will become mandatory: {@code Deprecation} (RFC
+     * 9745) dated when the operation's keys became optional, {@code Sunset} (RFC 8594) when a cut-over is
+     * configured, and a {@code describedby} link to the migration guide.
+     */
+    private void announceKeylessDeprecation(HttpServletResponse response, RolloutModes.Setting rollout) {
+        response.setHeader("Deprecation", "@" + rollout.changedAt().getEpochSecond());
+        config.keylessSunset()
+                .ifPresent(sunset -> response.setHeader(
+                        "Sunset", DateTimeFormatter.RFC_1123_DATE_TIME.format(sunset.atOffset(ZoneOffset.UTC))));
+        config.keylessLink().ifPresent(link -> response.addHeader("Link", "<" + link + ">; rel=\"describedby\""));
     }
 
     /** Keys are scoped by the authenticated caller; an anonymous caller must never share a scope. */
@@ -163,6 +199,36 @@ public final class IdempotentRequestHandler {
             } finally {
                 transaction.rollback();
             }
+        }
+    }
+
+    /**
+     * DRAIN: a stored record is still honoured (replay or 422), because its client is entitled to it; a new
+     * key runs unprotected and is not recorded.
+     */
+    private void answerStoredOrPassThrough(
+            RequestResultId id,
+            CanonicalRequest canonical,
+            BufferedBodyRequest request,
+            HttpServletResponse response,
+            FilterChain chain)
+            throws IOException, ServletException, ProblemException {
+        Optional<RequestResult> stored;
+        transaction.begin(config.transactionTimeout());
+        try {
+            stored = new RequestResultStore(entityManagers.get(), dialect).find(id);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "reading " + id + " failed", e);
+            throw new ProblemException(
+                    Problem.STORE_UNAVAILABLE,
+                    "the idempotency record could not be read, so nothing was executed; retry with the same key");
+        } finally {
+            transaction.rollback();
+        }
+        if (stored.isPresent()) {
+            answerExisting(stored.get(), canonical, response);
+        } else {
+            chain.doFilter(request, response);
         }
     }
 

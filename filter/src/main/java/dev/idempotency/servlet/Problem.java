@@ -7,7 +7,9 @@ package dev.idempotency.servlet;
 public enum Problem {
     KEY_INVALID(400, "idempotency-key-invalid", "Invalid idempotency key"),
     KEY_REQUIRED(400, "idempotency-key-required", "Idempotency key required"),
+    ROLLOUT_MODE_INVALID(400, "rollout-mode-invalid", "Invalid rollout mode"),
     AUTHENTICATION_REQUIRED(401, "authentication-required", "Authentication required"),
+    OPERATION_UNKNOWN(404, "operation-unknown", "Unknown operation"),
     REQUEST_IN_PROGRESS(409, "request-in-progress", "Request with this key is in progress"),
     REQUEST_TOO_LARGE(413, "request-too-large", "Request body too large"),
     KEY_REUSED(422, "idempotency-key-reused", "Idempotency key reused with a different request"),

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Reads and writes {@code request_result} rows in the caller's transaction. It does I/O only: the
@@ -88,6 +89,11 @@ public final class RequestResultStore {
             }
             throw e;
         }
+    }
+
+    /** The committed record under {@code id}, if any; claims nothing. */
+    public Optional<RequestResult> find(RequestResultId id) {
+        return Optional.ofNullable(entityManager.find(RequestResult.class, id));
     }
 
     /** Writes the final response into the record this transaction claimed. */

@@ -39,6 +39,14 @@ public final class Api {
         return send(request.build());
     }
 
+    /** PUTs JSON as {@code user}. */
+    public HttpResponse<String> put(String user, String path, String json) {
+        return send(request(user, path)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json))
+                .build());
+    }
+
     public HttpResponse<String> get(String user, String path) {
         return send(request(user, path).GET().build());
     }

@@ -55,6 +55,11 @@ public final class Database {
         }
     }
 
+    /** The single number a query such as {@code SELECT count(*) ...} returns. */
+    public static long count(String sql) {
+        return queryLong(sql);
+    }
+
     public static void execute(String sql, Object... parameters) throws SQLException {
         try (Connection c = PostgresExtension.dataSource().getConnection();
                 PreparedStatement s = prepare(c, sql, parameters)) {

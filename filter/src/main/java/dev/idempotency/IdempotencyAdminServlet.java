@@ -1,0 +1,187 @@
+package dev.idempotency;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idempotency.config.Operation;
+import dev.idempotency.internal.FilterRuntime;
+import dev.idempotency.rollout.KeylessTelemetry;
+import dev.idempotency.rollout.RolloutMode;
+import dev.idempotency.rollout.RolloutModes;
+import dev.idempotency.servlet.Problem;
+import dev.idempotency.servlet.ProblemResponse;
+import dev.idempotency.servlet.ResponseWriter;
+import jakarta.servlet.FilterRegistration;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.Principal;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The operator's switchboard for an {@link IdempotencyFilter}: every operation's rollout mode and its
+ * keyless traffic, and a way to switch modes for every node at once without a redeploy.
+ *
+ * <h2>Installation</h2>
+ *
+ * Map it under a URL that only operators can reach; the principal who switches a mode is recorded.
+ *
+ * <pre>{@code
+ * <servlet>
+ *     <servlet-name>idempotency-admin</servlet-name>
+ *     <servlet-class>dev.idempotency.IdempotencyAdminServlet</servlet-class>
+ * </servlet>
+ * <servlet-mapping>
+ *     <servlet-name>idempotency-admin</servlet-name>
+ *     <url-pattern>/admin/idempotency/*</url-pattern>
+ * </servlet-mapping>
+ * <security-constraint> ... <role-name>idempotency-admin</role-name> ... </security-constraint>
+ * }</pre>
+ *
+ * <table>
+ * <caption>Init-params</caption>
+ * <tr><th>name</th><th>format</th><th>default</th></tr>
+ * <tr><td>{@code filter-name}</td><td>the {@code filter-name} of the idempotency filter to manage</td><td>the
+ *     only idempotency filter in the application</td></tr>
+ * </table>
+ *
+ * <h2>Requests</h2>
+ *
+ * <ul>
+ *   <li>{@code GET /admin/idempotency}: every operation with its mode, who set it and when, and the keyless
+ *       requests counted on this node since it started, per client (principal and User-Agent family).
+ *   <li>{@code PUT /admin/idempotency?operation=debit:v1} with {@code {"mode": "REQUIRED"}}: switches the
+ *       mode. Every node sees it within the filter's {@code rollout-refresh}; this node at once. (The
+ *       operation is a query parameter because a {@code :} in the path trips some containers' security
+ *       checks, WildFly's among them.)
+ * </ul>
+ *
+ * <p>Thread-safe.
+ */
+public class IdempotencyAdminServlet extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+
+    public static final String INIT_PARAM_FILTER_NAME = "filter-name";
+
+    private static final String OPERATION_PARAMETER = "operation";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private transient FilterRuntime runtime;
+
+    @Override
+    public void init() throws ServletException {
+        String filterName =
+                Optional.ofNullable(getInitParameter(INIT_PARAM_FILTER_NAME)).orElseGet(this::onlyFilter);
+        runtime = FilterRuntime.find(getServletContext(), filterName)
+                .orElseThrow(() -> new ServletException(INIT_PARAM_FILTER_NAME + ": no idempotency filter named '"
+                        + filterName + "' in this application"));
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("rolloutRefresh", runtime.config().rolloutRefresh().toString());
+        ArrayNode operations = body.putArray("operations");
+        Map<String, Map<KeylessTelemetry.Client, Long>> keyless =
+                runtime.keylessTelemetry().snapshot();
+        for (Operation operation : runtime.config().operations()) {
+            operations.add(describe(operation, keyless.getOrDefault(operation.contract(), Map.of())));
+        }
+        sendJson(response, body);
+    }
+
+    @Override
+    protected void doPut(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        String contract =
+                Optional.ofNullable(request.getParameter(OPERATION_PARAMETER)).orElse("");
+        Optional<Operation> operation = runtime.config().operations().stream()
+                .filter(candidate -> candidate.contract().equals(contract))
+                .findFirst();
+        if (operation.isEmpty()) {
+            ProblemResponse.send(
+                    response,
+                    Problem.OPERATION_UNKNOWN,
+                    "no covered operation is named '" + contract + "'; PUT with ?" + OPERATION_PARAMETER + "= one of "
+                            + contracts(),
+                    request.getRequestURI());
+            return;
+        }
+        Optional<RolloutMode> mode = requestedMode(request);
+        if (mode.isEmpty()) {
+            ProblemResponse.send(
+                    response,
+                    Problem.ROLLOUT_MODE_INVALID,
+                    "send a JSON object such as {\"mode\": \"REQUIRED\"}; the mode is one of "
+                            + List.of(RolloutMode.values()),
+                    request.getRequestURI());
+            return;
+        }
+        Principal operator = request.getUserPrincipal();
+        runtime.rolloutModes().change(contract, mode.get(), operator == null ? "anonymous" : operator.getName());
+        sendJson(
+                response,
+                describe(operation.get(), runtime.keylessTelemetry().snapshot().getOrDefault(contract, Map.of())));
+    }
+
+    private ObjectNode describe(Operation operation, Map<KeylessTelemetry.Client, Long> keyless) {
+        RolloutModes.Setting setting = runtime.rolloutModes().settingFor(operation.contract());
+        ObjectNode node = JSON.createObjectNode();
+        node.put("operation", operation.contract());
+        node.put("route", operation.method() + " " + operation.path());
+        node.put("mode", setting.mode().name());
+        node.put("changedBy", setting.changedBy());
+        node.put(
+                "changedAt",
+                setting.changedBy() == null ? null : setting.changedAt().toString());
+        ObjectNode keylessNode = node.putObject("keyless");
+        keylessNode.put(
+                "total", keyless.values().stream().mapToLong(Long::longValue).sum());
+        ArrayNode clients = keylessNode.putArray("clients");
+        keyless.forEach((client, count) -> clients.addObject()
+                .put("principal", client.principal())
+                .put("userAgent", client.userAgentFamily())
+                .put("count", count));
+        return node;
+    }
+
+    private static Optional<RolloutMode> requestedMode(HttpServletRequest request) {
+        try {
+            JsonNode body = JSON.readTree(request.getInputStream());
+            String mode = body == null ? null : body.path("mode").asText(null);
+            return mode == null ? Optional.empty() : Optional.of(RolloutMode.parse("mode", mode));
+        } catch (IOException | ConfigurationException e) {
+            return Optional.empty();
+        }
+    }
+
+    private String onlyFilter() {
+        List<String> names = getServletContext().getFilterRegistrations().values().stream()
+                .filter(filter -> IdempotencyFilter.class.getName().equals(filter.getClassName()))
+                .map(FilterRegistration::getName)
+                .toList();
+        if (names.size() != 1) {
+            throw new IllegalStateException(INIT_PARAM_FILTER_NAME + " must name the idempotency filter to manage;"
+                    + " the application has " + names);
+        }
+        return names.get(0);
+    }
+
+    private List<String> contracts() {
+        return runtime.config().operations().stream().map(Operation::contract).toList();
+    }
+
+    private static void sendJson(HttpServletResponse response, JsonNode body) throws IOException {
+        response.setHeader("Cache-Control", "no-store");
+        ResponseWriter.send(
+                response,
+                200,
+                Map.of("Content-Type", List.of("application/json")),
+                JSON.writerWithDefaultPrettyPrinter().writeValueAsString(body).getBytes(StandardCharsets.UTF_8));
+    }
+}

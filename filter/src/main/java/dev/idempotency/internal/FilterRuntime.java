@@ -1,0 +1,199 @@
+package dev.idempotency.internal;
+
+import dev.idempotency.ConfigurationException;
+import dev.idempotency.config.IdempotencyConfig;
+import dev.idempotency.config.SettingsParser;
+import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.rollout.KeylessTelemetry;
+import dev.idempotency.rollout.RolloutModes;
+import dev.idempotency.tx.JtaTransaction;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.persistence.EntityManager;
+import jakarta.servlet.ServletContext;
+import jakarta.transaction.UserTransaction;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+
+/**
+ * Everything one mapped idempotency filter needs at run time, built once per filter name and kept in the
+ * servlet context, so the filter, the admin servlet and the start-up check share one configuration, one
+ * rollout cache and one set of keyless counters.
+ *
+ * <p>Thread-safe.
+ */
+public final class FilterRuntime {
+    /** Names a properties file in the WAR that holds the settings, such as {@code /WEB-INF/idempotency.properties}. */
+    public static final String INIT_PARAM_CONFIG_FILE = "config-file";
+
+    private static final String ATTRIBUTE_PREFIX = FilterRuntime.class.getName() + ".";
+    private static final String USER_TRANSACTION = "java:comp/UserTransaction";
+    private static final String SCHEDULER = "java:comp/DefaultManagedScheduledExecutorService";
+    private static final Logger LOG = Logger.getLogger(FilterRuntime.class.getName());
+
+    private final String filterName;
+    private final IdempotencyConfig config;
+    private final RolloutModes rolloutModes;
+    private final KeylessTelemetry keylessTelemetry = new KeylessTelemetry();
+    private final IdempotentRequestHandler handler;
+    private final ScheduledFuture<?> keylessSummary;
+
+    private FilterRuntime(String filterName, IdempotencyConfig config, UserTransaction userTransaction) {
+        this.filterName = filterName;
+        this.config = config;
+        SqlDialect dialect = SqlDialect.forDatabase(config.database());
+        JtaTransaction transaction = new JtaTransaction(userTransaction);
+        String entityManagerName = config.entityManagerName();
+        this.rolloutModes = new RolloutModes(
+                config.rolloutMode(),
+                config.rolloutRefresh(),
+                transaction,
+                () -> entityManager(entityManagerName),
+                dialect);
+        this.handler = new IdempotentRequestHandler(
+                config, transaction, () -> entityManager(entityManagerName), dialect, keylessTelemetry);
+        this.keylessSummary = scheduleKeylessSummary();
+    }
+
+    /**
+     * The runtime of the filter with this name, built from its settings on first use.
+     *
+     * @throws ConfigurationException naming the filter and the setting that is wrong
+     */
+    public static FilterRuntime of(
+            ServletContext servletContext, String filterName, Map<String, String> initParameters) {
+        synchronized (servletContext) {
+            Object existing = servletContext.getAttribute(ATTRIBUTE_PREFIX + filterName);
+            if (existing instanceof FilterRuntime runtime) {
+                return runtime;
+            }
+            FilterRuntime runtime = create(servletContext, filterName, initParameters);
+            servletContext.setAttribute(ATTRIBUTE_PREFIX + filterName, runtime);
+            LOG.info(() -> "Idempotency filter '" + filterName + "' protects "
+                    + runtime.config.operations().size() + " operation(s): " + runtime.config);
+            return runtime;
+        }
+    }
+
+    /** The runtime of an already started filter, if there is one by that name. */
+    public static Optional<FilterRuntime> find(ServletContext servletContext, String filterName) {
+        return Optional.ofNullable(servletContext.getAttribute(ATTRIBUTE_PREFIX + filterName))
+                .map(FilterRuntime.class::cast);
+    }
+
+    public IdempotencyConfig config() {
+        return config;
+    }
+
+    public RolloutModes rolloutModes() {
+        return rolloutModes;
+    }
+
+    public KeylessTelemetry keylessTelemetry() {
+        return keylessTelemetry;
+    }
+
+    public IdempotentRequestHandler handler() {
+        return handler;
+    }
+
+    /** Stops the periodic keyless summary; the application is going away. */
+    public void stop() {
+        if (keylessSummary != null) {
+            keylessSummary.cancel(false);
+        }
+    }
+
+    private static FilterRuntime create(
+            ServletContext servletContext, String filterName, Map<String, String> initParameters) {
+        try {
+            IdempotencyConfig config = SettingsParser.parse(settings(initParameters, servletContext));
+            SqlDialect.forDatabase(config.database());
+            UserTransaction userTransaction = lookup(USER_TRANSACTION, UserTransaction.class)
+                    .orElseThrow(() -> new ConfigurationException("no UserTransaction at " + USER_TRANSACTION
+                            + "; the filter needs a Jakarta EE container with JTA"));
+            if (lookup(config.entityManagerName(), EntityManager.class).isEmpty()) {
+                throw new ConfigurationException("entity-manager: no EntityManager at '" + config.entityManagerName()
+                        + "'; declare a <persistence-context-ref> named 'persistence/idempotency' in web.xml, or"
+                        + " set entity-manager to its JNDI name");
+            }
+            return new FilterRuntime(filterName, config, userTransaction);
+        } catch (ConfigurationException e) {
+            throw new ConfigurationException("idempotency filter '" + filterName + "': " + e.getMessage());
+        }
+    }
+
+    private ScheduledFuture<?> scheduleKeylessSummary() {
+        Optional<ManagedScheduledExecutorService> scheduler = lookup(SCHEDULER, ManagedScheduledExecutorService.class);
+        if (scheduler.isEmpty()) {
+            LOG.warning("no " + SCHEDULER + "; keyless request counts are only on the admin servlet, not logged");
+            return null;
+        }
+        long seconds = config.keylessLogInterval().toSeconds();
+        String[] lastLogged = {""};
+        return scheduler
+                .get()
+                .scheduleAtFixedRate(
+                        () -> {
+                            String summary = keylessTelemetry.summary();
+                            if (!summary.isEmpty() && !summary.equals(lastLogged[0])) {
+                                LOG.info("keyless requests to '" + filterName + "' since start: " + summary);
+                                lastLogged[0] = summary;
+                            }
+                        },
+                        seconds,
+                        seconds,
+                        TimeUnit.SECONDS);
+    }
+
+    private static Map<String, String> settings(Map<String, String> initParameters, ServletContext servletContext) {
+        Map<String, String> settings = new HashMap<>(initParameters);
+        String file = settings.remove(INIT_PARAM_CONFIG_FILE);
+        if (file == null) {
+            return settings;
+        }
+        Properties properties = new Properties();
+        try (InputStream in = servletContext.getResourceAsStream(file)) {
+            if (in == null) {
+                throw new ConfigurationException(INIT_PARAM_CONFIG_FILE + ": no file '" + file + "' in the WAR");
+            }
+            properties.load(in);
+        } catch (IOException e) {
+            throw new ConfigurationException(INIT_PARAM_CONFIG_FILE + ": '" + file + "' could not be read: " + e);
+        }
+        for (String name : properties.stringPropertyNames()) {
+            if (settings.containsKey(name)) {
+                throw new ConfigurationException(
+                        "'" + name + "' is set both as an init-param and in '" + file + "'; set it in one place");
+            }
+            settings.put(name, properties.getProperty(name));
+        }
+        return settings;
+    }
+
+    private static <T> Optional<T> lookup(String name, Class<T> type) {
+        try {
+            Object found = new InitialContext().lookup(name);
+            return type.isInstance(found) ? Optional.of(type.cast(found)) : Optional.empty();
+        } catch (NamingException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Looked up per use: the specification does not promise that an entity manager reference may be shared
+     * between threads, only that each lookup gives one bound to the caller's transaction.
+     */
+    private static EntityManager entityManager(String name) {
+        return lookup(name, EntityManager.class)
+                .orElseThrow(() -> new IllegalStateException("no EntityManager at '" + name + "'"));
+    }
+}

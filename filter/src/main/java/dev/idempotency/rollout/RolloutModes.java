@@ -1,0 +1,143 @@
+package dev.idempotency.rollout;
+
+import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.tx.JtaTransaction;
+import jakarta.persistence.EntityManager;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Every operation's rollout mode, read from the {@code idempotency_rollout} table and cached for {@code
+ * rollout-refresh}, so a switch made on any node reaches every node within that delay without a redeploy.
+ * A request reads its mode once, at its start, so a switch never changes the outcome of a request in
+ * flight.
+ *
+ * <p>Thread-safe. When the table cannot be read, the last modes read stay in force (and the default mode
+ * until a first read succeeds), so a database hiccup never silently weakens {@code REQUIRED}.
+ */
+public final class RolloutModes {
+    private static final Logger LOG = Logger.getLogger(RolloutModes.class.getName());
+
+    /** An operation's current mode and who set it when; {@code changedBy} is {@code null} for the default. */
+    public record Setting(RolloutMode mode, String changedBy, Instant changedAt) {}
+
+    private record Snapshot(Map<String, Setting> settings, long loadedAtNanos) {}
+
+    private final RolloutMode defaultMode;
+    private final Duration refresh;
+    private final JtaTransaction transaction;
+    private final Supplier<EntityManager> entityManagers;
+    private final SqlDialect dialect;
+    private final Instant defaultSince = Instant.now();
+    private volatile Snapshot snapshot;
+
+    public RolloutModes(
+            RolloutMode defaultMode,
+            Duration refresh,
+            JtaTransaction transaction,
+            Supplier<EntityManager> entityManagers,
+            SqlDialect dialect) {
+        this.defaultMode = defaultMode;
+        this.refresh = refresh;
+        this.transaction = transaction;
+        this.entityManagers = entityManagers;
+        this.dialect = dialect;
+    }
+
+    /** The operation's mode as of at most {@code rollout-refresh} ago. */
+    public Setting settingFor(String operation) {
+        return current().getOrDefault(operation, new Setting(defaultMode, null, defaultSince));
+    }
+
+    /** The settings stored in the table, refreshed if older than {@code rollout-refresh}. */
+    public Map<String, Setting> current() {
+        Snapshot seen = snapshot;
+        if (seen == null || System.nanoTime() - seen.loadedAtNanos() > refresh.toNanos()) {
+            seen = reload(seen);
+        }
+        return seen.settings();
+    }
+
+    /**
+     * Switches an operation's mode for every node, and records who did it in the history table. Runs in its
+     * own transaction, so it must not be called inside another one.
+     */
+    public void change(String operation, RolloutMode mode, String changedBy) {
+        transaction.begin(Optional.empty());
+        try {
+            EntityManager entityManager = entityManagers.get();
+            for (String statement :
+                    new String[] {dialect.upsertRolloutStatement(), dialect.insertRolloutHistoryStatement()}) {
+                entityManager
+                        .createNativeQuery(statement)
+                        .setParameter(1, operation)
+                        .setParameter(2, mode.name())
+                        .setParameter(3, changedBy)
+                        .executeUpdate();
+            }
+            transaction.commit();
+        } finally {
+            transaction.rollback();
+        }
+        LOG.info(() -> "rollout of " + operation + " switched to " + mode + " by " + changedBy);
+        snapshot = null;
+    }
+
+    private synchronized Snapshot reload(Snapshot seen) {
+        if (snapshot != seen) {
+            return snapshot; // another thread reloaded while this one waited
+        }
+        try {
+            Map<String, Setting> settings = read();
+            snapshot = new Snapshot(settings, System.nanoTime());
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "cannot read idempotency_rollout; keeping the last modes read", e);
+            Map<String, Setting> kept = seen == null ? Map.of() : seen.settings();
+            snapshot = new Snapshot(kept, System.nanoTime());
+        }
+        return snapshot;
+    }
+
+    private Map<String, Setting> read() {
+        transaction.begin(Optional.empty());
+        try {
+            Map<String, Setting> settings = new TreeMap<>();
+            for (Object row : entityManagers
+                    .get()
+                    .createNativeQuery(dialect.selectRolloutStatement())
+                    .getResultList()) {
+                Object[] columns = (Object[]) row;
+                settings.put(
+                        (String) columns[0],
+                        new Setting(
+                                RolloutMode.valueOf((String) columns[1]), (String) columns[2], instant(columns[3])));
+            }
+            return settings;
+        } finally {
+            transaction.rollback();
+        }
+    }
+
+    /** JDBC drivers and JPA providers disagree on the Java type of a timestamp column in a native query. */
+    private static Instant instant(Object value) {
+        if (value instanceof Timestamp timestamp) {
+            return timestamp.toInstant();
+        }
+        if (value instanceof OffsetDateTime offset) {
+            return offset.toInstant();
+        }
+        if (value instanceof Instant instant) {
+            return instant;
+        }
+        throw new IllegalStateException(
+                "unexpected timestamp type " + value.getClass().getName());
+    }
+}
