@@ -3,6 +3,8 @@ package dev.idempotency.sample.support;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -13,6 +15,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * afterwards and hands the port to WildFly's datasource.
  */
 public final class PostgresExtension implements BeforeAllCallback {
+    /** The server's log, one line per statement; inside the data directory, where the server may write. */
+    private static Path LOG;
+
     private static EmbeddedPostgres postgres;
 
     @Override
@@ -24,7 +29,15 @@ public final class PostgresExtension implements BeforeAllCallback {
     public static synchronized EmbeddedPostgres start() {
         if (postgres == null) {
             try {
-                postgres = EmbeddedPostgres.builder().start();
+                Path dataDirectory = Files.createTempDirectory("embedded-pg-data");
+                LOG = dataDirectory.resolve("log").resolve("statements.log");
+                postgres = EmbeddedPostgres.builder()
+                        .setDataDirectory(dataDirectory)
+                        // Every statement is logged, so StatementCountIT can count what a request costs.
+                        .setServerConfig("log_statement", "all")
+                        .setServerConfig("logging_collector", "on")
+                        .setServerConfig("log_filename", "statements.log")
+                        .start();
             } catch (IOException e) {
                 throw new UncheckedIOException("embedded PostgreSQL did not start", e);
             }
@@ -38,6 +51,11 @@ public final class PostgresExtension implements BeforeAllCallback {
             }));
         }
         return postgres;
+    }
+
+    public static Path statementLog() {
+        start();
+        return LOG;
     }
 
     public static DataSource dataSource() {
