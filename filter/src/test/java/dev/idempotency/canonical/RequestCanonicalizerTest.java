@@ -1,0 +1,336 @@
+package dev.idempotency.canonical;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class RequestCanonicalizerTest {
+    private static final String JSON = "application/json";
+    private static final String FORM = "application/x-www-form-urlencoded";
+
+    private final RequestCanonicalizer canonicalizer = new RequestCanonicalizer();
+
+    private String text(String contentType, String body) {
+        return text(contentType, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private String text(String contentType, byte[] body) {
+        return canonicalizer
+                .canonicalize("POST", "debit:v1", "/api/accounts/1/debits", null, contentType, body)
+                .text();
+    }
+
+    private static JsonNode tree(String text) throws Exception {
+        return new ObjectMapper().readTree(text);
+    }
+
+    private static String sha256(byte[] bytes) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    }
+
+    // JSON bodies
+
+    @Test
+    void jsonIdentityIsIndependentOfMemberOrderAndWhitespace() {
+        String first = text(JSON, "{\"amount\":100,\"memo\":\"a\"}");
+        String second = text(JSON, "{ \"memo\":\"a\",\n \"amount\":100 }");
+
+        assertEquals(first, second);
+    }
+
+    @Test
+    void jsonIdentityIsIndependentOfNumberSpelling() {
+        assertEquals(text(JSON, "{\"amount\":100}"), text(JSON, "{\"amount\":1e2}"));
+    }
+
+    @Test
+    void differentJsonValuesGiveDifferentIdentities() {
+        assertNotEquals(text(JSON, "{\"amount\":100}"), text(JSON, "{\"amount\":101}"));
+    }
+
+    @Test
+    void storesJsonBodiesAsCanonicalJsonUnderJson() throws Exception {
+        JsonNode body = tree(text(JSON, "{\"memo\":\"a\",\"amount\":100}")).get("body");
+
+        assertEquals("{\"json\":{\"amount\":100,\"memo\":\"a\"}}", body.toString());
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "application/vnd.x+json",
+                "application/merge-patch+json",
+                "Application/JSON",
+                "application/json; charset=UTF-8",
+                "application/json;charset=iso-8859-1",
+                "application/vnd.x+json; charset=\"utf-8\""
+            })
+    void treatsJsonMediaTypesAlikeIgnoringParametersAndCase(String contentType) {
+        assertEquals(text(JSON, "{\"b\":1,\"a\":2}"), text(contentType, "{\"a\":2, \"b\":1}"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"text/json", "application/jsonx", "text/plain"})
+    void doesNotTreatOtherMediaTypesAsJson(String contentType) throws Exception {
+        JsonNode body = tree(text(contentType, "{\"a\":1}")).get("body");
+
+        assertTrue(body.has("sha256"), body.toString());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"amount\":", "{\"a\":1,\"a\":2}", "{\"a\":1} trailing", "not json"})
+    void malformedJsonBecomesMediaTypeAndSha256OfTheBytes(String json) throws Exception {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+
+        JsonNode body = tree(text("application/json; charset=UTF-8", bytes)).get("body");
+
+        assertEquals("application/json;charset=utf-8", body.get("mediaType").textValue());
+        assertEquals(sha256(bytes), body.get("sha256").textValue());
+        assertEquals(2, body.size());
+    }
+
+    // Form bodies
+
+    @Test
+    void formPairsAreSortedByName() throws Exception {
+        String text = text(FORM, "b=2&a=1");
+
+        assertEquals(text(FORM, "a=1&b=2"), text);
+        assertEquals(
+                "[[\"a\",\"1\"],[\"b\",\"2\"]]",
+                tree(text).get("body").get("form").toString());
+    }
+
+    @Test
+    void formPairsWithTheSameNameAreSortedByValue() throws Exception {
+        String text = text(FORM, "a=2&a=1&flag");
+
+        assertEquals(
+                "[[\"a\",\"1\"],[\"a\",\"2\"],[\"flag\",\"\"]]",
+                tree(text).get("body").get("form").toString());
+    }
+
+    @Test
+    void formPairsArePercentDecoded() {
+        assertEquals(text(FORM, "a=A"), text(FORM, "a=%41"));
+        assertEquals(text(FORM, "memo=x y"), text(FORM, "memo=x+y"));
+        assertEquals(text(FORM, "memo=x y"), text(FORM, "m%65mo=x%20y"));
+    }
+
+    @Test
+    void formCharsetParameterIsUsedForDecoding() {
+        assertEquals(text(FORM + "; charset=UTF-8", "memo=%C3%A9"), text(FORM + "; charset=ISO-8859-1", "memo=%E9"));
+    }
+
+    @Test
+    void differentFormValuesGiveDifferentIdentities() {
+        assertNotEquals(text(FORM, "amount=100"), text(FORM, "amount=101"));
+    }
+
+    @Test
+    void formWithMalformedEscapeBecomesSha256OfTheBytes() throws Exception {
+        byte[] bytes = "a=%zz".getBytes(StandardCharsets.US_ASCII);
+
+        JsonNode body = tree(text(FORM, bytes)).get("body");
+
+        assertEquals(FORM, body.get("mediaType").textValue());
+        assertEquals(sha256(bytes), body.get("sha256").textValue());
+    }
+
+    @Test
+    @Disabled("bug: RequestCanonicalizer.sortedPairs decodes form bytes with a replacing decoder (UTF-8 by default),"
+            + " so bytes that are not valid in the charset all become U+FFFD: 'memo=%E9' and 'memo=%FF' get the same"
+            + " identity although the application reads them as 'é' and 'ÿ' (BufferedBodyRequest decodes"
+            + " ISO-8859-1), and a retry with the other body replays the first response instead of a 422")
+    void formBodiesWithDifferentUndecodableBytesGetDifferentIdentities() {
+        assertNotEquals(text(FORM, "memo=%E9"), text(FORM, "memo=%FF"));
+        assertNotEquals(text(FORM, new byte[] {'m', '=', (byte) 0xE9}), text(FORM, new byte[] {'m', '=', (byte) 0xFF}));
+    }
+
+    // Other bodies
+
+    @Test
+    void otherContentTypesAreIdentifiedBySha256OfTheExactBytes() throws Exception {
+        byte[] bytes = {0, 1, 2, (byte) 0xFF};
+
+        JsonNode body = tree(text("application/octet-stream", bytes)).get("body");
+
+        assertEquals("application/octet-stream", body.get("mediaType").textValue());
+        assertEquals(sha256(bytes), body.get("sha256").textValue());
+    }
+
+    @Test
+    void differentBytesOfOtherContentTypesDiffer() {
+        assertNotEquals(text("text/plain", "hello"), text("text/plain", "hello "));
+        assertEquals(text("text/plain", "hello"), text("text/plain", "hello"));
+    }
+
+    @Test
+    void opaqueMediaTypeIsLowerCasedWithoutSpaces() throws Exception {
+        JsonNode body = tree(text("Text/Plain; Charset=UTF-8", "hello")).get("body");
+
+        assertEquals("text/plain;charset=utf-8", body.get("mediaType").textValue());
+    }
+
+    @Test
+    void bodyWithoutContentTypeHasEmptyMediaType() throws Exception {
+        JsonNode body = tree(text(null, "hello")).get("body");
+
+        assertEquals("", body.get("mediaType").textValue());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {JSON, FORM, "text/plain"})
+    void emptyBodyIsNull(String contentType) throws Exception {
+        assertTrue(tree(text(contentType, new byte[0])).get("body").isNull());
+    }
+
+    @Test
+    void emptyBodyWithoutContentTypeIsNull() throws Exception {
+        assertTrue(tree(text(null, new byte[0])).get("body").isNull());
+    }
+
+    // Query, method, operation, path
+
+    private String withQuery(String query) {
+        return canonicalizer
+                .canonicalize("POST", "debit:v1", "/p", query, JSON, "{}".getBytes(StandardCharsets.UTF_8))
+                .text();
+    }
+
+    @Test
+    void queryPairsAreSorted() throws Exception {
+        assertEquals(withQuery("a=1&b=2"), withQuery("b=2&a=1"));
+        assertEquals("a=1&b=2", tree(withQuery("b=2&a=1")).get("query").textValue());
+    }
+
+    @Test
+    void queryPairsAreNotDecoded() {
+        assertNotEquals(withQuery("a=A"), withQuery("a=%41"));
+    }
+
+    @Test
+    void missingAndEmptyQueryAreTheSame() throws Exception {
+        assertEquals(withQuery(null), withQuery(""));
+        assertEquals("", tree(withQuery(null)).get("query").textValue());
+    }
+
+    @Test
+    void differentQueryValuesDiffer() {
+        assertNotEquals(withQuery("a=1"), withQuery("a=2"));
+    }
+
+    @Test
+    void recordsMethodOperationAndPath() throws Exception {
+        JsonNode request = tree(canonicalizer
+                .canonicalize("PUT", "credit:v2", "/api/x", null, null, new byte[0])
+                .text());
+
+        assertEquals("PUT", request.get("method").textValue());
+        assertEquals("credit:v2", request.get("operation").textValue());
+        assertEquals("/api/x", request.get("path").textValue());
+    }
+
+    @Test
+    void differentOperationPathOrMethodGiveDifferentText() {
+        byte[] body = "{\"amount\":100}".getBytes(StandardCharsets.UTF_8);
+        String base = canonicalizer
+                .canonicalize("POST", "debit:v1", "/api/accounts/1/debits", null, JSON, body)
+                .text();
+
+        assertNotEquals(
+                base,
+                canonicalizer
+                        .canonicalize("POST", "debit:v2", "/api/accounts/1/debits", null, JSON, body)
+                        .text());
+        assertNotEquals(
+                base,
+                canonicalizer
+                        .canonicalize("POST", "debit:v1", "/api/accounts/2/debits", null, JSON, body)
+                        .text());
+        assertNotEquals(
+                base,
+                canonicalizer
+                        .canonicalize("PUT", "debit:v1", "/api/accounts/1/debits", null, JSON, body)
+                        .text());
+    }
+
+    @Test
+    void sameJsonBodyAsJsonAndAsOpaqueBytesDiffer() {
+        assertNotEquals(text(JSON, "{\"a\":1}"), text("text/plain", "{\"a\":1}"));
+    }
+
+    // CanonicalRequest.differencesFrom
+
+    private CanonicalRequest json(String body) {
+        return canonicalizer.canonicalize(
+                "POST", "debit:v1", "/api/accounts/1/debits", null, JSON, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void differencesNameTheChangedJsonMember() {
+        CanonicalRequest first = json("{\"amount\":100,\"memo\":\"a\"}");
+        CanonicalRequest retry = json("{\"memo\":\"a\",\"amount\":101}");
+
+        assertEquals(List.of("/body/json/amount"), retry.differencesFrom(first.text()));
+        assertEquals(List.of("/body/json/amount"), first.differencesFrom(retry.text()));
+    }
+
+    @Test
+    void differencesAreEmptyForEqualRequests() {
+        CanonicalRequest first = json("{\"amount\":100,\"memo\":\"a\"}");
+        CanonicalRequest retry = json("{ \"memo\": \"a\", \"amount\": 100.0 }");
+
+        assertEquals(first, retry);
+        assertEquals(List.of(), retry.differencesFrom(first.text()));
+    }
+
+    @Test
+    void differencesNameAddedRemovedAndNestedMembers() {
+        CanonicalRequest first = json("{\"amount\":100,\"items\":[1,2],\"a/b\":{\"x~y\":1}}");
+        CanonicalRequest retry = json("{\"amount\":100,\"items\":[1,3],\"a/b\":{\"x~y\":2},\"memo\":\"new\"}");
+
+        assertEquals(
+                List.of("/body/json/a~1b/x~0y", "/body/json/items/1", "/body/json/memo"),
+                retry.differencesFrom(first.text()));
+    }
+
+    @Test
+    void differencesNameTheWholeArrayWhenItsLengthChanged() {
+        assertEquals(
+                List.of("/body/json/items"),
+                json("{\"items\":[1,2,3]}")
+                        .differencesFrom(json("{\"items\":[1,2]}").text()));
+    }
+
+    @Test
+    void differencesNameThePathAndQuery() {
+        byte[] body = new byte[0];
+        CanonicalRequest first = canonicalizer.canonicalize("POST", "debit:v1", "/a/1", "x=1", null, body);
+        CanonicalRequest retry = canonicalizer.canonicalize("POST", "debit:v1", "/a/2", "x=2", null, body);
+
+        assertEquals(List.of("/path", "/query"), retry.differencesFrom(first.text()));
+    }
+
+    @Test
+    @Disabled("bug: a JSON body holding 10e2147483647 canonicalizes to '1e+2147483648', which"
+            + " CanonicalJson.parseCanonical cannot read back; differencesFrom (used to build the 422) throws"
+            + " NumberFormatException instead of naming /body/json/memo")
+    void differencesWorkForEveryNumberTheCanonicalizerAccepts() {
+        CanonicalRequest first = json("{\"amount\":10e2147483647,\"memo\":\"a\"}");
+        CanonicalRequest retry = json("{\"amount\":10e2147483647,\"memo\":\"b\"}");
+
+        assertEquals(List.of("/body/json/memo"), retry.differencesFrom(first.text()));
+    }
+}

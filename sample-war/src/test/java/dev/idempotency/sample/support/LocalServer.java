@@ -1,0 +1,127 @@
+package dev.idempotency.sample.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * A real WildFly from the build's unpacked distribution, started as a separate process with WARs in its
+ * deployment scanner, against the embedded PostgreSQL. For the demo and the load benchmark, which outlive
+ * a test. Each use gets its own copy of {@code standalone/}, so nothing is left behind for the container
+ * tests.
+ */
+public final class LocalServer implements AutoCloseable {
+    private final Process process;
+    private final Path console;
+
+    private LocalServer(Process process, Path console) {
+        this.process = process;
+        this.console = console;
+    }
+
+    /**
+     * Starts WildFly with these WARs (file name → archive) and waits until all are deployed.
+     *
+     * @param baseDirectoryName the copy of {@code standalone/} under {@code target/}, such as {@code demo-server}
+     */
+    public static LocalServer start(Path jbossHome, String baseDirectoryName, Map<String, Path> wars)
+            throws IOException, InterruptedException {
+        requireFreePort(8080);
+        requireFreePort(9990);
+        int pgPort = PostgresExtension.start().getPort();
+        Path serverDir = jbossHome.getParent().resolve(baseDirectoryName);
+        deleteRecursively(serverDir);
+        copyRecursively(jbossHome.resolve("standalone"), serverDir);
+        for (Map.Entry<String, Path> war : wars.entrySet()) {
+            Files.copy(war.getValue(), serverDir.resolve("deployments").resolve(war.getKey()));
+        }
+        Path console = serverDir.resolve("log/console.log");
+        Files.createDirectories(console.getParent());
+        Process process = new ProcessBuilder(List.of(
+                        jbossHome.resolve("bin/standalone.sh").toString(),
+                        "-Djboss.server.base.dir=" + serverDir,
+                        "-Dpg.port=" + pgPort))
+                .redirectErrorStream(true)
+                .redirectOutput(console.toFile())
+                .start();
+        LocalServer server = new LocalServer(process, console);
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+        for (String war : new ArrayList<>(wars.keySet())) {
+            server.awaitDeployment(serverDir.resolve("deployments"), war);
+        }
+        return server;
+    }
+
+    public Path console() {
+        return console;
+    }
+
+    public void awaitExit() throws InterruptedException {
+        process.waitFor();
+    }
+
+    @Override
+    public void close() {
+        process.descendants().forEach(ProcessHandle::destroy);
+        process.destroy();
+        try {
+            process.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void awaitDeployment(Path deployments, String war) throws InterruptedException {
+        long deadline = System.nanoTime() + 180_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(deployments.resolve(war + ".deployed"))) {
+                return;
+            }
+            if (Files.exists(deployments.resolve(war + ".failed")) || !process.isAlive()) {
+                throw new IllegalStateException(war + " did not deploy; see " + console);
+            }
+            Thread.sleep(250);
+        }
+        throw new IllegalStateException(war + " did not deploy within 180 s; see " + console);
+    }
+
+    private static void requireFreePort(int port) {
+        try (ServerSocket socket = new ServerSocket(port)) {
+            socket.setReuseAddress(true);
+        } catch (IOException e) {
+            throw new IllegalStateException("port " + port + " is in use; stop whatever listens there (another"
+                    + " WildFly, or an earlier demo) and run again");
+        }
+    }
+
+    private static void copyRecursively(Path from, Path to) throws IOException {
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path source : (Iterable<Path>) paths::iterator) {
+                Files.copy(source, to.resolve(from.relativize(source).toString()), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
+                try {
+                    Files.delete(path);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+}
