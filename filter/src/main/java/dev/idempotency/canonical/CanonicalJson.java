@@ -24,8 +24,9 @@ import java.util.Optional;
  * -0} prints as {@code 0}. Values whose decimal exponent lies in [-6, 20] print in plain notation, others
  * as {@code 1.5e+21} / {@code 1e-7}, which matches ECMAScript for every value a double can hold exactly.
  *
- * <p>A document with a duplicate member name or trailing content is not JSON for this purpose: {@link
- * #parse} returns empty and the caller treats the body as opaque bytes.
+ * <p>A document with a duplicate member name, trailing content, or a number with a decimal exponent beyond
+ * ±1,000,000 is not JSON for this purpose: {@link #parse} returns empty and the caller treats the body as
+ * opaque bytes.
  *
  * <p>Thread-safe.
  */
@@ -38,15 +39,37 @@ public final class CanonicalJson {
             .disable(JsonParser.Feature.AUTO_CLOSE_SOURCE)
             .build();
 
+    /** Far beyond any real amount, and far inside what a BigDecimal can read back. */
+    static final int MAX_EXPONENT = 1_000_000;
+
     private CanonicalJson() {}
 
-    /** Parses a UTF-8 JSON document, or returns empty if it is not one. */
+    /**
+     * Parses a UTF-8 JSON document, or returns empty if it is not one. A number whose decimal exponent lies
+     * beyond ±{@value #MAX_EXPONENT} also makes it empty: its canonical spelling could not be read back.
+     */
     public static Optional<JsonNode> parse(byte[] utf8) {
         try {
-            return Optional.ofNullable(MAPPER.readTree(utf8)).filter(node -> !node.isMissingNode());
-        } catch (IOException e) {
+            return Optional.ofNullable(MAPPER.readTree(utf8))
+                    .filter(node -> !node.isMissingNode())
+                    .filter(CanonicalJson::numbersInRange);
+        } catch (IOException | RuntimeException e) {
+            // Jackson reports some malformed numbers (exponent overflow) as NumberFormatException.
             return Optional.empty();
         }
+    }
+
+    private static boolean numbersInRange(JsonNode node) {
+        if (node.isNumber()) {
+            BigDecimal value = node.decimalValue();
+            return Math.abs((long) value.precision() - value.scale() - 1) <= MAX_EXPONENT;
+        }
+        for (JsonNode child : node) {
+            if (!numbersInRange(child)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Parses text this class wrote; it is always valid JSON. */

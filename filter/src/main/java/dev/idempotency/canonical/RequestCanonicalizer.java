@@ -4,8 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.net.URLDecoder;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.IllegalCharsetNameException;
 import java.nio.charset.StandardCharsets;
 import java.nio.charset.UnsupportedCharsetException;
@@ -94,20 +97,27 @@ public final class RequestCanonicalizer {
         return opaque;
     }
 
+    /**
+     * The decoded pairs, or empty if the body does not decode cleanly: a malformed escape, or bytes that are
+     * not valid in the charset. Decoding must never replace bytes (with U+FFFD), or two different bodies
+     * would become one request.
+     */
     private static Optional<ArrayNode> sortedPairs(byte[] body, Charset charset) {
         List<String[]> pairs = new ArrayList<>();
-        try {
-            for (String pair : new String(body, charset).split("&")) {
-                if (pair.isEmpty()) {
-                    continue;
+        int start = 0;
+        for (int i = 0; i <= body.length; i++) {
+            if (i == body.length || body[i] == '&') {
+                if (i > start) {
+                    int equals = indexOf(body, (byte) '=', start, i);
+                    Optional<String> name = decode(body, start, equals < 0 ? i : equals, charset);
+                    Optional<String> value = equals < 0 ? Optional.of("") : decode(body, equals + 1, i, charset);
+                    if (name.isEmpty() || value.isEmpty()) {
+                        return Optional.empty();
+                    }
+                    pairs.add(new String[] {name.get(), value.get()});
                 }
-                int equals = pair.indexOf('=');
-                String name = equals < 0 ? pair : pair.substring(0, equals);
-                String value = equals < 0 ? "" : pair.substring(equals + 1);
-                pairs.add(new String[] {URLDecoder.decode(name, charset), URLDecoder.decode(value, charset)});
+                start = i + 1;
             }
-        } catch (IllegalArgumentException malformedEscape) {
-            return Optional.empty();
         }
         pairs.sort((a, b) -> a[0].equals(b[0]) ? a[1].compareTo(b[1]) : a[0].compareTo(b[0]));
         ArrayNode form = NODES.arrayNode();
@@ -115,6 +125,43 @@ public final class RequestCanonicalizer {
             form.addArray().add(pair[0]).add(pair[1]);
         }
         return Optional.of(form);
+    }
+
+    private static Optional<String> decode(byte[] body, int from, int to, Charset charset) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(to - from);
+        for (int i = from; i < to; i++) {
+            if (body[i] == '+') {
+                bytes.write(' ');
+            } else if (body[i] == '%') {
+                int high = i + 2 < to ? Character.digit(body[i + 1], 16) : -1;
+                int low = i + 2 < to ? Character.digit(body[i + 2], 16) : -1;
+                if (high < 0 || low < 0) {
+                    return Optional.empty();
+                }
+                bytes.write(high * 16 + low);
+                i += 2;
+            } else {
+                bytes.write(body[i]);
+            }
+        }
+        try {
+            return Optional.of(charset.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes.toByteArray()))
+                    .toString());
+        } catch (CharacterCodingException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static int indexOf(byte[] bytes, byte wanted, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (bytes[i] == wanted) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static String mediaType(String contentType) {

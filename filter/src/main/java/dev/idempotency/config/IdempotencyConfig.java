@@ -193,12 +193,13 @@ public final class IdempotencyConfig {
         private Builder() {}
 
         /**
-         * @throws ConfigurationException if another operation already covers the same method and path template
+         * @throws ConfigurationException if another operation already covers the same method and paths (templates
+         *     that differ only in variable names cover the same paths)
          */
         public Builder operation(Operation operation) {
             for (Operation existing : operations) {
                 if (existing.method().equals(operation.method())
-                        && existing.path().toString().equals(operation.path().toString())) {
+                        && existing.path().shape().equals(operation.path().shape())) {
                     throw new ConfigurationException("operations: '" + operation.method() + " " + operation.path()
                             + "' is mapped twice, to " + existing.contract() + " and " + operation.contract());
                 }

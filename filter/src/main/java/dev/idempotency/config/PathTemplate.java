@@ -38,6 +38,15 @@ public final class PathTemplate {
         return new PathTemplate(text, segments);
     }
 
+    /** The template with every variable written {@code {}}: two templates with one shape match the same paths. */
+    public String shape() {
+        StringBuilder shape = new StringBuilder();
+        for (String segment : segments) {
+            shape.append('/').append(isVariable(segment) ? "{}" : segment);
+        }
+        return shape.toString();
+    }
+
     /** Whether {@code path} (relative to the context path, starting with {@code /}) matches. */
     public boolean matches(String path) {
         if (!path.startsWith("/")) {

@@ -13,6 +13,7 @@ import dev.idempotency.rollout.RolloutModes;
 import dev.idempotency.servlet.BufferedBodyRequest;
 import dev.idempotency.servlet.CapturedResponse;
 import dev.idempotency.servlet.CapturingResponseWrapper;
+import dev.idempotency.servlet.HttpDates;
 import dev.idempotency.servlet.IdempotencyKeyHeader;
 import dev.idempotency.servlet.Problem;
 import dev.idempotency.servlet.ProblemException;
@@ -31,8 +32,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.security.Principal;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -149,9 +148,7 @@ public final class IdempotentRequestHandler {
      */
     private void announceKeylessDeprecation(HttpServletResponse response, RolloutModes.Setting rollout) {
         response.setHeader("Deprecation", "@" + rollout.changedAt().getEpochSecond());
-        config.keylessSunset()
-                .ifPresent(sunset -> response.setHeader(
-                        "Sunset", DateTimeFormatter.RFC_1123_DATE_TIME.format(sunset.atOffset(ZoneOffset.UTC))));
+        config.keylessSunset().ifPresent(sunset -> response.setHeader("Sunset", HttpDates.format(sunset)));
         config.keylessLink().ifPresent(link -> response.addHeader("Link", "<" + link + ">; rel=\"describedby\""));
     }
 

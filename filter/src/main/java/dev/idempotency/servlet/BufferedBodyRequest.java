@@ -60,7 +60,8 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
         if (declared > maxBytes) {
             throw tooLarge(maxBytes);
         }
-        ByteArrayOutputStream body = new ByteArrayOutputStream(declared > 0 ? (int) declared : 1024);
+        // A declared length is a hint, not a promise: never allocate more than 64 KiB before bytes arrive.
+        ByteArrayOutputStream body = new ByteArrayOutputStream((int) Math.min(Math.max(declared, 1024), 64 * 1024));
         byte[] buffer = new byte[8192];
         InputStream in = request.getInputStream();
         for (int n = in.read(buffer); n != -1; n = in.read(buffer)) {

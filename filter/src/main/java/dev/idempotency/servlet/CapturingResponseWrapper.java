@@ -12,9 +12,6 @@ import java.io.PrintWriter;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -332,9 +329,10 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
         headers.clear();
         headerOrder.clear();
         mediaType = null;
-        if (writer == null) {
-            characterEncoding = null;
-        }
+        characterEncoding = null;
+        // As on a real response, reset() also forgets whether getWriter or getOutputStream was used.
+        writer = null;
+        outputStream = null;
     }
 
     @Override
@@ -360,7 +358,6 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
     }
 
     private static String httpDate(long epochMillis) {
-        return DateTimeFormatter.RFC_1123_DATE_TIME.format(
-                ZonedDateTime.ofInstant(Instant.ofEpochMilli(epochMillis), ZoneOffset.UTC));
+        return HttpDates.format(Instant.ofEpochMilli(epochMillis));
     }
 }

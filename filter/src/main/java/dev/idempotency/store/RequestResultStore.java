@@ -76,7 +76,7 @@ public final class RequestResultStore {
                     // A JDBC query timeout bounds only this statement's wait on the unique index; unlike
                     // SET LOCAL lock_timeout it costs no extra round trip and leaves the application's own
                     // lock waits alone.
-                    .setHint(QUERY_TIMEOUT_HINT, Math.toIntExact(maxWait.toMillis()))
+                    .setHint(QUERY_TIMEOUT_HINT, (int) Math.min(maxWait.toMillis(), Integer.MAX_VALUE))
                     .executeUpdate();
         } catch (PersistenceException e) {
             String sqlState = SqlDialect.sqlState(e).orElse("");

@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -119,8 +118,10 @@ class CanonicalJsonTest {
         assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
             assertEquals("1e+400", canonical("1e400"));
             assertEquals("[-2.5e-400]", canonical("[-2.5e-400]"));
-            assertEquals("1e+999999999", canonical("1e999999999"));
-            assertEquals("1e-999999999", canonical("1e-999999999"));
+            assertEquals("1e+1000000", canonical("1e1000000"));
+            // Beyond ±1,000,000 the body is not JSON for identity: it becomes opaque bytes, quickly.
+            assertTrue(parse("1e999999999").isEmpty());
+            assertTrue(parse("1e-999999999").isEmpty());
         });
     }
 
@@ -130,9 +131,6 @@ class CanonicalJsonTest {
     }
 
     @Test
-    @Disabled("bug: CanonicalJson.parse lets Jackson's NumberFormatException escape for an exponent outside the int"
-            + " range (1e2147483648): it catches only IOException, so the caller gets an exception instead of"
-            + " empty (opaque body)")
     void exponentBeyondBigDecimalRangeMakesParseEmptyInsteadOfThrowing() {
         for (String json : List.of("1e2147483648", "{\"amount\":1e2147483648}", "[1e-9999999999]")) {
             Optional<JsonNode> parsed = assertTimeoutPreemptively(Duration.ofSeconds(5), () -> parse(json));
@@ -141,13 +139,12 @@ class CanonicalJsonTest {
     }
 
     @Test
-    @Disabled("bug: CanonicalJson.write turns 10e2147483647 (accepted by parse) into '1e+2147483648', text that"
-            + " CanonicalJson itself cannot parse back (NumberFormatException: exponent overflow)")
-    void everyNumberItWritesCanBeParsedAgain() {
-        String written = canonical("[10e2147483647]");
-
-        JsonNode reparsed = CanonicalJson.parseCanonical(written);
-        assertEquals(written, CanonicalJson.write(reparsed));
+    void numbersWhoseCanonicalSpellingCouldNotBeReadBackAreNotJson() {
+        // 10e2147483647 would be written 1e+2147483648, beyond what a BigDecimal reads.
+        assertTrue(parse("[10e2147483647]").isEmpty());
+        assertTrue(parse("[1e1000001]").isEmpty());
+        String written = canonical("[1e1000000]");
+        assertEquals(written, CanonicalJson.write(CanonicalJson.parseCanonical(written)));
     }
 
     // Strings

@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.IntSupplier;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /** The claim's handling of what the database answers, without a database. */
@@ -144,10 +143,6 @@ class RequestResultStoreTest {
     }
 
     @Test
-    @Disabled("bug: RequestResultStore.insertClaim passes Math.toIntExact(maxWait.toMillis()) as the query timeout"
-            + " hint; a lock-timeout of 25 days or more (2^31 ms; SettingsParser accepts any whole number of seconds"
-            + " >= PT1S, e.g. P30D) throws ArithmeticException on every claim, which the handler turns into 503"
-            + " store-unavailable for every keyed request")
     void longLockTimeoutDoesNotBreakTheClaim() {
         RequestResultStore store = store(() -> 1);
 
