@@ -123,7 +123,17 @@ public class IdempotencyAdminServlet extends HttpServlet {
             return;
         }
         Principal operator = request.getUserPrincipal();
-        runtime.rolloutModes().change(contract, mode.get(), operator == null ? "anonymous" : operator.getName());
+        try {
+            runtime.rolloutModes().change(contract, mode.get(), operator == null ? "anonymous" : operator.getName());
+        } catch (RuntimeException e) {
+            log("switching " + contract + " to " + mode.get() + " failed", e);
+            ProblemResponse.send(
+                    response,
+                    Problem.STORE_UNAVAILABLE,
+                    "the rollout table could not be written, so nothing changed; try again",
+                    request.getRequestURI());
+            return;
+        }
         sendJson(
                 response,
                 describe(operation.get(), runtime.keylessTelemetry().snapshot().getOrDefault(contract, Map.of())));

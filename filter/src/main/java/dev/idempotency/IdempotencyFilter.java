@@ -22,6 +22,11 @@ import java.util.Optional;
  * Makes retried POSTs (and other unsafe requests) safe: the <em>idempotency record</em> pattern, in the
  * application's own JTA transaction.
  *
+ * <p>Each operation has a rollout mode, switched at run time for every node ({@link IdempotencyAdminServlet},
+ * {@code docs/migration.md}): {@code OFF} steps aside, {@code OPTIONAL} protects keyed requests and lets keyless
+ * ones run with {@code Deprecation} headers, {@code REQUIRED} refuses keyless ones with 400, and {@code DRAIN}
+ * still replays stored records but records no new keys.
+ *
  * <p>For each request to a configured operation that carries an {@code Idempotency-Key} header, the filter
  * scopes the key by the authenticated principal and the operation contract (such as {@code debit:v1}),
  * canonicalizes the request, begins a JTA transaction, and claims the key in the {@code request_result}
@@ -73,8 +78,17 @@ import java.util.Optional;
  * <tr><td>{@code operations}</td><td>one {@code METHOD /path/{var} = name:version} per line (or separated by
  *     {@code ;}); GET, HEAD, OPTIONS and TRACE are refused</td><td>required</td></tr>
  * <tr><td>{@code key-header}</td><td>a header name</td><td>{@code Idempotency-Key}</td></tr>
- * <tr><td>{@code keyless-requests}</td><td>{@code pass-through} (execute unprotected, store nothing) or
- *     {@code reject} (400)</td><td>{@code pass-through}</td></tr>
+ * <tr><td>{@code rollout-mode}</td><td>{@code OFF}, {@code OPTIONAL}, {@code REQUIRED} or {@code DRAIN}: the mode
+ *     of an operation without a row in {@code idempotency_rollout}; see {@link dev.idempotency.rollout.RolloutMode}
+ *     </td><td>{@code OPTIONAL}</td></tr>
+ * <tr><td>{@code rollout-refresh}</td><td>ISO-8601 duration, PT1S to PT10M: how long a node caches the modes, so
+ *     the delay before a switch reaches every node</td><td>{@code PT5S}</td></tr>
+ * <tr><td>{@code keyless-sunset}</td><td>ISO-8601 instant; announced to keyless clients in a {@code Sunset}
+ *     header under OPTIONAL</td><td>none</td></tr>
+ * <tr><td>{@code keyless-link}</td><td>URI or absolute path of the migration guide for keyless clients, sent as
+ *     {@code Link: <...>; rel="describedby"} under OPTIONAL</td><td>none</td></tr>
+ * <tr><td>{@code keyless-log-interval}</td><td>ISO-8601 duration, at least PT10S: how often the keyless summary
+ *     is logged</td><td>{@code PT5M}</td></tr>
  * <tr><td>{@code entity-manager}</td><td>JNDI name of the application's container-managed entity
  *     manager</td><td>{@code java:comp/env/persistence/idempotency}</td></tr>
  * <tr><td>{@code database}</td><td>{@code postgresql}</td><td>{@code postgresql}</td></tr>

@@ -168,7 +168,9 @@ public final class IdempotencyConfig {
                 + entityManagerName + ", database=" + database + ", max-request-body=" + maxRequestBodyBytes
                 + ", stored-headers=" + storedHeaders + ", storable-statuses=" + storableStatuses + ", retention="
                 + retention + ", max-response-body=" + maxResponseBodyBytes + ", lock-timeout=" + lockTimeout
-                + ", transaction-timeout=" + (transactionTimeout == null ? "container default" : transactionTimeout);
+                + ", transaction-timeout=" + (transactionTimeout == null ? "container default" : transactionTimeout)
+                + ", keyless-sunset=" + (keylessSunset == null ? "none" : keylessSunset) + ", keyless-link="
+                + (keylessLink == null ? "none" : keylessLink) + ", keyless-log-interval=" + keylessLogInterval;
     }
 
     /** Collects and validates settings. Not thread-safe; build once at start-up. */
@@ -238,9 +240,11 @@ public final class IdempotencyConfig {
 
         /** @throws ConfigurationException if the link is not an absolute URI or an absolute path */
         public Builder keylessLink(URI link) {
-            if (!link.isAbsolute() && !link.getPath().startsWith("/")) {
-                throw new ConfigurationException(
-                        "keyless-link must be an absolute URI or a path starting with '/', was '" + link + "'");
+            String text = link.toString();
+            boolean breaksLinkHeader = text.chars().anyMatch(c -> c == '<' || c == '>' || c == '"' || c <= ' ');
+            if ((!link.isAbsolute() && !text.startsWith("/")) || breaksLinkHeader) {
+                throw new ConfigurationException("keyless-link must be an absolute URI or a path starting with '/',"
+                        + " without spaces, quotes or angle brackets, was '" + link + "'");
             }
             this.keylessLink = link;
             return this;

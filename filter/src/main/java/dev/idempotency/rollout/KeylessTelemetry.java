@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.LongAdder;
  * since it started.
  *
  * <p>Thread-safe and cheap on the request path: one map lookup and one {@link LongAdder} increment.
+ * Memory is bounded: past {@value #MAX_CLIENTS_PER_OPERATION} distinct clients of one operation, further
+ * clients are counted together as {@code other/other}.
  */
 public final class KeylessTelemetry {
     /** Who sent keyless requests: the authenticated principal ({@code anonymous} if none) and the client software. */
@@ -27,13 +29,20 @@ public final class KeylessTelemetry {
         }
     }
 
+    static final int MAX_CLIENTS_PER_OPERATION = 1000;
+    private static final Client OTHER = new Client("other", "other");
+
     private final Map<String, Map<Client, LongAdder>> counts = new ConcurrentHashMap<>();
 
     public void count(String operation, String principal, String userAgent) {
         Client client = new Client(principal == null ? "anonymous" : principal, UserAgentFamily.of(userAgent));
-        counts.computeIfAbsent(operation, o -> new ConcurrentHashMap<>())
-                .computeIfAbsent(client, c -> new LongAdder())
-                .increment();
+        Map<Client, LongAdder> clients = counts.computeIfAbsent(operation, o -> new ConcurrentHashMap<>());
+        LongAdder count = clients.get(client);
+        if (count == null) {
+            Client counted = clients.size() < MAX_CLIENTS_PER_OPERATION ? client : OTHER;
+            count = clients.computeIfAbsent(counted, c -> new LongAdder());
+        }
+        count.increment();
     }
 
     /** Operation → client → count, sorted, as of now. */

@@ -29,7 +29,8 @@ public final class RolloutModes {
     /** An operation's current mode and who set it when; {@code changedBy} is {@code null} for the default. */
     public record Setting(RolloutMode mode, String changedBy, Instant changedAt) {}
 
-    private record Snapshot(Map<String, Setting> settings, long loadedAtNanos) {}
+    /** The modes read, and when; {@code stale} forces the next use to read again. */
+    private record Snapshot(Map<String, Setting> settings, long loadedAtNanos, boolean stale) {}
 
     private final RolloutMode defaultMode;
     private final Duration refresh;
@@ -60,7 +61,7 @@ public final class RolloutModes {
     /** The settings stored in the table, refreshed if older than {@code rollout-refresh}. */
     public Map<String, Setting> current() {
         Snapshot seen = snapshot;
-        if (seen == null || System.nanoTime() - seen.loadedAtNanos() > refresh.toNanos()) {
+        if (seen == null || seen.stale() || System.nanoTime() - seen.loadedAtNanos() > refresh.toNanos()) {
             seen = reload(seen);
         }
         return seen.settings();
@@ -88,7 +89,9 @@ public final class RolloutModes {
             transaction.rollback();
         }
         LOG.info(() -> "rollout of " + operation + " switched to " + mode + " by " + changedBy);
-        snapshot = null;
+        // Stale, not forgotten: if the next read fails, the modes read before stay in force.
+        Snapshot seen = snapshot;
+        snapshot = new Snapshot(seen == null ? Map.of() : seen.settings(), System.nanoTime(), true);
     }
 
     private synchronized Snapshot reload(Snapshot seen) {
@@ -97,11 +100,11 @@ public final class RolloutModes {
         }
         try {
             Map<String, Setting> settings = read();
-            snapshot = new Snapshot(settings, System.nanoTime());
+            snapshot = new Snapshot(settings, System.nanoTime(), false);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "cannot read idempotency_rollout; keeping the last modes read", e);
             Map<String, Setting> kept = seen == null ? Map.of() : seen.settings();
-            snapshot = new Snapshot(kept, System.nanoTime());
+            snapshot = new Snapshot(kept, System.nanoTime(), false);
         }
         return snapshot;
     }

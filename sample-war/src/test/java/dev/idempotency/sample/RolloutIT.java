@@ -73,7 +73,7 @@ class RolloutIT {
         assertExecutes(deprecated, false);
         assertTrue(deprecated.headers().firstValue("Deprecation").orElseThrow().startsWith("@"));
         assertEquals(
-                "Mon, 1 Mar 2027 00:00:00 GMT",
+                "Mon, 01 Mar 2027 00:00:00 GMT",
                 deprecated.headers().firstValue("Sunset").orElseThrow());
         assertEquals(
                 "</sample/keys.html>; rel=\"describedby\"",
