@@ -26,7 +26,6 @@ public class CanonicalizationBenchmark {
 
     @Benchmark
     public CanonicalRequest canonicalizeJsonBody() {
-        return canonicalizer.canonicalize(
-                "POST", "debit:v1", "/api/accounts/1/debits", null, "application/json", body);
+        return canonicalizer.canonicalize("POST", "debit:v1", "/api/accounts/1/debits", null, "application/json", body);
     }
 }
