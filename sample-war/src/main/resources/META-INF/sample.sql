@@ -5,3 +5,9 @@ CREATE TABLE IF NOT EXISTS account (
     balance bigint NOT NULL CHECK (balance >= 0)
 );
 INSERT INTO account (id, owner, balance) VALUES (1, 'alice', 1000) ON CONFLICT (id) DO NOTHING;
+-- The second projection of credit events: one line per applied event.
+CREATE TABLE IF NOT EXISTS credit_ledger (
+    message_id text   NOT NULL,
+    account_id bigint NOT NULL,
+    amount     bigint NOT NULL
+);

@@ -36,3 +36,18 @@ CREATE TABLE IF NOT EXISTS idempotency_rollout_history (
     changed_by text             NOT NULL,
     changed_at timestamptz      NOT NULL
 );
+
+-- processed_message: the idempotent consumer. One row per (subscriber, message id) that a subscriber has
+-- applied, written in the same transaction as the effect. The subscriber is part of the identity because
+-- independent projections must each apply a message. The message id names an event outside this
+-- database: there is deliberately no foreign key to any broker table.
+CREATE TABLE IF NOT EXISTS processed_message (
+    subscriber   text COLLATE "C" NOT NULL,
+    message_id   text COLLATE "C" NOT NULL,
+    payload      text,
+    local_object text,
+    processed_at timestamptz      NOT NULL,
+    CONSTRAINT processed_message_pkey PRIMARY KEY (subscriber, message_id),
+    CONSTRAINT processed_message_id_not_empty CHECK (message_id <> '')
+);
+CREATE INDEX IF NOT EXISTS processed_message_processed_at ON processed_message (processed_at);

@@ -59,8 +59,16 @@ public final class RequestCanonicalizer {
         request.put("operation", operation);
         request.put("path", path);
         request.put("query", canonicalQuery(query));
-        request.set("body", canonicalBody(contentType, body));
+        request.set("body", canonicalBodyNode(contentType, body));
         return new CanonicalRequest(CanonicalJson.write(request));
+    }
+
+    /**
+     * The identity of a body alone, by the same rule as a request's body: for message payloads, which have
+     * no method or path.
+     */
+    public static String canonicalBody(String contentType, byte[] body) {
+        return CanonicalJson.write(canonicalBodyNode(contentType, body));
     }
 
     private static String canonicalQuery(String query) {
@@ -72,7 +80,7 @@ public final class RequestCanonicalizer {
         return String.join("&", pairs);
     }
 
-    private static JsonNode canonicalBody(String contentType, byte[] body) {
+    private static JsonNode canonicalBodyNode(String contentType, byte[] body) {
         if (body.length == 0) {
             return NODES.nullNode();
         }

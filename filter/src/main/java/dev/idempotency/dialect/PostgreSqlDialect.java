@@ -14,6 +14,19 @@ public final class PostgreSqlDialect extends SqlDialect {
     }
 
     @Override
+    public String claimMessageStatement() {
+        return "INSERT INTO processed_message (subscriber, message_id, payload, local_object, processed_at)"
+                + " VALUES (?, ?, ?, ?, now()) ON CONFLICT (subscriber, message_id) DO NOTHING";
+    }
+
+    /** A bounded batch: ctid picks the rows, the index on processed_at finds them. */
+    @Override
+    public String purgeProcessedMessagesStatement() {
+        return "DELETE FROM processed_message WHERE ctid = ANY (ARRAY(SELECT ctid FROM processed_message"
+                + " WHERE processed_at < now() - CAST(? AS interval) LIMIT ?))";
+    }
+
+    @Override
     public String upsertRolloutStatement() {
         return "INSERT INTO idempotency_rollout (operation, mode, changed_by, changed_at) VALUES (?, ?, ?, now())"
                 + " ON CONFLICT (operation) DO UPDATE"

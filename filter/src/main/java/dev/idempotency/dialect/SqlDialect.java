@@ -43,6 +43,20 @@ public abstract class SqlDialect {
                 + " WHERE scope = ? AND operation = ? AND request_key = ?";
     }
 
+    /**
+     * Records a processed message unless the subscriber already has it; affects one row or none. Parameters:
+     * subscriber, message id, canonical payload (or null), local object.
+     */
+    public abstract String claimMessageStatement();
+
+    /** The stored canonical payload of a processed message. Parameters: subscriber, message id. */
+    public String selectMessagePayloadStatement() {
+        return "SELECT payload FROM processed_message WHERE subscriber = ? AND message_id = ?";
+    }
+
+    /** Deletes a bounded batch of old processed messages. Parameters: retention (ISO-8601), batch size. */
+    public abstract String purgeProcessedMessagesStatement();
+
     /** Every operation's rollout mode. Columns: operation, mode, changed_by, changed_at. */
     public String selectRolloutStatement() {
         return "SELECT operation, mode, changed_by, changed_at FROM idempotency_rollout";

@@ -40,6 +40,10 @@ public class Account {
         return balance;
     }
 
+    public void credit(long amount) {
+        balance = Math.addExact(balance, amount);
+    }
+
     /** Takes {@code amount} off the balance, or returns false if the balance is too small. */
     public boolean debit(long amount) {
         if (amount > balance) {

@@ -4,12 +4,12 @@ import jakarta.json.Json;
 import jakarta.ws.rs.core.Response;
 
 /** The sample's own RFC 9457 problem responses. */
-final class Problems {
+public final class Problems {
     static final String TYPE_PREFIX = "urn:dev.idempotency:sample:problem:";
 
     private Problems() {}
 
-    static Response problem(int status, String slug, String title, String detail) {
+    public static Response problem(int status, String slug, String title, String detail) {
         String body = Json.createObjectBuilder()
                 .add("type", TYPE_PREFIX + slug)
                 .add("title", title)

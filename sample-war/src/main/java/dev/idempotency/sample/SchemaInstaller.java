@@ -24,6 +24,8 @@ import javax.sql.DataSource;
 @Startup
 @TransactionManagement(TransactionManagementType.BEAN)
 public class SchemaInstaller {
+    private static final long SCHEMA_LOCK = 4_242_001;
+
     @Resource(lookup = "java:jboss/datasources/SampleDS")
     DataSource dataSource;
 
@@ -31,8 +33,15 @@ public class SchemaInstaller {
     void install() {
         try (Connection connection = dataSource.getConnection();
                 Statement statement = connection.createStatement()) {
-            statement.execute(script("META-INF/idempotency/postgresql.sql"));
-            statement.execute(script("META-INF/sample.sql"));
+            // Two deployments starting at once would race on CREATE TABLE IF NOT EXISTS, which PostgreSQL
+            // does not serialize (a duplicate key in pg_type); a session-level advisory lock does.
+            statement.execute("SELECT pg_advisory_lock(" + SCHEMA_LOCK + ")");
+            try {
+                statement.execute(script("META-INF/idempotency/postgresql.sql"));
+                statement.execute(script("META-INF/sample.sql"));
+            } finally {
+                statement.execute("SELECT pg_advisory_unlock(" + SCHEMA_LOCK + ")");
+            }
         } catch (SQLException e) {
             throw new IllegalStateException("could not create the sample's tables", e);
         }

@@ -36,7 +36,7 @@ public final class LocalServer implements AutoCloseable {
             throws IOException, InterruptedException {
         requireFreePort(8080);
         requireFreePort(9990);
-        int pgPort = PostgresExtension.start().getPort();
+        int pgPort = PostgresExtension.start(false).getPort();
         Path serverDir = jbossHome.getParent().resolve(baseDirectoryName);
         deleteRecursively(serverDir);
         copyRecursively(jbossHome.resolve("standalone"), serverDir);
@@ -47,6 +47,7 @@ public final class LocalServer implements AutoCloseable {
         Files.createDirectories(console.getParent());
         Process process = new ProcessBuilder(List.of(
                         jbossHome.resolve("bin/standalone.sh").toString(),
+                        "--server-config=standalone-full.xml",
                         "-Djboss.server.base.dir=" + serverDir,
                         "-Dpg.port=" + pgPort))
                 .redirectErrorStream(true)

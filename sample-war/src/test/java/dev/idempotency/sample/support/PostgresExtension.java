@@ -25,8 +25,16 @@ public final class PostgresExtension implements BeforeAllCallback {
         start();
     }
 
-    /** Starts the server once; later calls return at once. */
-    public static synchronized EmbeddedPostgres start() {
+    /** Starts the server once, logging every statement; later calls return at once. */
+    public static EmbeddedPostgres start() {
+        return start(true);
+    }
+
+    /**
+     * Starts the server once; later calls return at once. The demo and the benchmark start it without the
+     * statement log, which costs the database a log line per statement.
+     */
+    public static synchronized EmbeddedPostgres start(boolean logStatements) {
         if (postgres == null) {
             try {
                 Path dataDirectory = Files.createTempDirectory("embedded-pg-data");
@@ -34,7 +42,7 @@ public final class PostgresExtension implements BeforeAllCallback {
                 postgres = EmbeddedPostgres.builder()
                         .setDataDirectory(dataDirectory)
                         // Every statement is logged, so StatementCountIT can count what a request costs.
-                        .setServerConfig("log_statement", "all")
+                        .setServerConfig("log_statement", logStatements ? "all" : "none")
                         .setServerConfig("logging_collector", "on")
                         .setServerConfig("log_filename", "statements.log")
                         .start();

@@ -1,6 +1,8 @@
 package dev.idempotency.sample.support;
 
 import dev.idempotency.sample.faults.AsyncServlet;
+import dev.idempotency.sample.faults.FailingCreditProjection;
+import dev.idempotency.sample.faults.FailingCreditsResource;
 import dev.idempotency.sample.faults.FaultResource;
 import dev.idempotency.sample.faults.FormEchoServlet;
 import dev.idempotency.sample.faults.PublicEchoServlet;
@@ -45,7 +47,13 @@ public final class SampleDeployment {
         return ShrinkWrap.create(ZipImporter.class, archiveName)
                 .importFrom(war)
                 .as(WebArchive.class)
-                .addClasses(FaultResource.class, PublicEchoServlet.class, AsyncServlet.class, FormEchoServlet.class)
+                .addClasses(
+                        FaultResource.class,
+                        PublicEchoServlet.class,
+                        AsyncServlet.class,
+                        FormEchoServlet.class,
+                        FailingCreditProjection.class,
+                        FailingCreditsResource.class)
                 .addAsWebInfResource(
                         new File("src/test/resources/test-idempotency.properties"), "idempotency.properties");
     }

@@ -1,0 +1,30 @@
+package dev.idempotency.sample.messaging;
+
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.TextMessage;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A credit event as a consumer reads it.
+ *
+ * @param messageId the producer's id of the event
+ * @param accountId the account to credit
+ * @param amount the amount to credit
+ * @param payload the exact payload, for payload identity
+ */
+public record CreditEvent(String messageId, long accountId, long amount, byte[] payload) {
+
+    public static CreditEvent of(Message message) throws JMSException {
+        String text = ((TextMessage) message).getText();
+        JsonObject json = Json.createReader(new StringReader(text)).readObject();
+        return new CreditEvent(
+                message.getStringProperty(CreditQueues.MESSAGE_ID),
+                json.getJsonNumber("accountId").longValueExact(),
+                json.getJsonNumber("amount").longValueExact(),
+                text.getBytes(StandardCharsets.UTF_8));
+    }
+}
