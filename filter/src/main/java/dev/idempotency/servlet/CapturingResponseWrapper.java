@@ -6,7 +6,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
@@ -255,31 +254,7 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
             throw new IllegalStateException("getWriter() has already been called on this response");
         }
         if (outputStream == null) {
-            outputStream = new ServletOutputStream() {
-                @Override
-                public void write(int b) {
-                    hold(new byte[] {(byte) b}, 0, 1);
-                }
-
-                @Override
-                public void write(byte[] b, int off, int len) {
-                    hold(b, off, len);
-                }
-
-                @Override
-                public boolean isReady() {
-                    return true;
-                }
-
-                @Override
-                public void setWriteListener(WriteListener listener) {
-                    try {
-                        listener.onWritePossible();
-                    } catch (IOException e) {
-                        listener.onError(e);
-                    }
-                }
-            };
+            outputStream = new HeldBody();
         }
         return outputStream;
     }
@@ -293,18 +268,7 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
             if (characterEncoding == null) {
                 characterEncoding = StandardCharsets.ISO_8859_1.name();
             }
-            OutputStream bounded = new OutputStream() {
-                @Override
-                public void write(int b) {
-                    hold(new byte[] {(byte) b}, 0, 1);
-                }
-
-                @Override
-                public void write(byte[] b, int off, int len) {
-                    hold(b, off, len);
-                }
-            };
-            writer = new PrintWriter(new OutputStreamWriter(bounded, Charset.forName(characterEncoding)));
+            writer = new PrintWriter(new OutputStreamWriter(new HeldBody(), Charset.forName(characterEncoding)));
         }
         return writer;
     }
@@ -347,6 +311,33 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
     @Override
     public void setBufferSize(int size) {
         // Everything is buffered until the transaction ends; the size cannot matter.
+    }
+
+    /** The stream behind both getOutputStream and getWriter: bytes go to the held body, up to the limit. */
+    private final class HeldBody extends ServletOutputStream {
+        @Override
+        public void write(int b) {
+            hold(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            hold(b, off, len);
+        }
+
+        @Override
+        public boolean isReady() {
+            return true;
+        }
+
+        @Override
+        public void setWriteListener(WriteListener listener) {
+            try {
+                listener.onWritePossible();
+            } catch (IOException e) {
+                listener.onError(e);
+            }
+        }
     }
 
     private void hold(byte[] bytes, int offset, int length) {

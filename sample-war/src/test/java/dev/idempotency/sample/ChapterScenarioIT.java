@@ -6,33 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.Database;
-import dev.idempotency.sample.support.PostgresExtension;
-import dev.idempotency.sample.support.SampleDeployment;
-import java.net.URL;
+import dev.idempotency.sample.support.SampleContainerTest;
 import java.net.http.HttpResponse;
 import java.sql.SQLException;
-import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The source chapter's script, as-is, over HTTP on the demo's account 1 (alice, balance 1000). */
-@ExtendWith(PostgresExtension.class)
-@ExtendWith(ArquillianExtension.class)
 @RunAsClient
-class ChapterScenarioIT {
+class ChapterScenarioIT extends SampleContainerTest {
     private static final String DEBITS = "api/accounts/1/debits";
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return SampleDeployment.create();
-    }
-
-    @ArquillianResource
-    URL base;
 
     @Test
     void debitsOnceThenReplaysThenRejectsADifferentAmountUnderTheSameKey() throws SQLException {

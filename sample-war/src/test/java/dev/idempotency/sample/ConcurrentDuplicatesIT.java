@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.Database;
-import dev.idempotency.sample.support.PostgresExtension;
-import dev.idempotency.sample.support.SampleDeployment;
-import java.net.URL;
+import dev.idempotency.sample.support.SampleContainerTest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,28 +13,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Concurrent duplicates race on the primary key: one executes, the others wait and replay. */
-@ExtendWith(PostgresExtension.class)
-@ExtendWith(ArquillianExtension.class)
 @RunAsClient
-class ConcurrentDuplicatesIT {
+class ConcurrentDuplicatesIT extends SampleContainerTest {
     private static final int CLIENTS = 20;
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return SampleDeployment.create();
-    }
-
-    @ArquillianResource
-    URL base;
 
     @Test
     void twentyConcurrentIdenticalRequestsDebitOnceAndAllGetTheSameBody() throws Exception {

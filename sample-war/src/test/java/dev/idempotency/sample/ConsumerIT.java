@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.Database;
-import dev.idempotency.sample.support.PostgresExtension;
-import dev.idempotency.sample.support.SampleDeployment;
-import java.net.URL;
+import dev.idempotency.sample.support.SampleContainerTest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,36 +16,21 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.LongSupplier;
-import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The idempotent consumer on a real broker (WildFly's ActiveMQ Artemis) and PostgreSQL 18.6: credit events
  * go through the sample's queues to message-driven beans that record processed_message rows in their own
  * transaction.
  */
-@ExtendWith(PostgresExtension.class)
-@ExtendWith(ArquillianExtension.class)
 @RunAsClient
-class ConsumerIT {
+class ConsumerIT extends SampleContainerTest {
     /** The chapter's message id. */
     private static final String CHAPTER_MESSAGE = "00000000-0000-4000-8000-000000000001";
 
     /** How long to watch for an effect that must not happen, such as a second credit. */
     private static final long QUIET_MILLIS = 2_000;
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return SampleDeployment.create();
-    }
-
-    @ArquillianResource
-    URL base;
 
     @Test
     void chaptersMessageCreditsFiftyOnceAndARedeliveryChangesNothing() throws Exception {

@@ -6,36 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.Database;
-import dev.idempotency.sample.support.PostgresExtension;
-import dev.idempotency.sample.support.SampleDeployment;
-import java.net.URL;
+import dev.idempotency.sample.support.SampleContainerTest;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.SQLException;
 import java.util.UUID;
-import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Failures leave no half-states: neither the effect nor the record survives, and the key stays free. */
-@ExtendWith(PostgresExtension.class)
-@ExtendWith(ArquillianExtension.class)
 @RunAsClient
-class FailureIT {
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return SampleDeployment.create();
-    }
-
-    @ArquillianResource
-    URL base;
-
+class FailureIT extends SampleContainerTest {
     Api api;
     String key;
     long account;

@@ -6,41 +6,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.Database;
-import dev.idempotency.sample.support.PostgresExtension;
-import dev.idempotency.sample.support.SampleDeployment;
-import java.net.URL;
+import dev.idempotency.sample.support.SampleContainerTest;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.SQLException;
 import java.util.UUID;
-import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Expand and contract on the sample's debit:v1: the rollout modes, switched at run time through the admin
  * servlet (or straight in the table, as another node would), with the keyless telemetry an operator
  * watches. The test deployment refreshes modes every second.
  */
-@ExtendWith(PostgresExtension.class)
-@ExtendWith(ArquillianExtension.class)
 @RunAsClient
-class RolloutIT {
+class RolloutIT extends SampleContainerTest {
     private static final String ADMIN = "admin/idempotency";
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return SampleDeployment.create();
-    }
-
-    @ArquillianResource
-    URL base;
 
     Api api;
     long account;

@@ -4,7 +4,6 @@ import dev.idempotency.consumer.ProcessedMessages;
 import dev.idempotency.sample.Account;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
-import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import jakarta.persistence.EntityManager;
@@ -32,22 +31,18 @@ public class BalanceProjection implements MessageListener {
 
     @Override
     public void onMessage(Message message) {
-        try {
-            CreditEvent event = CreditEvent.of(message);
-            boolean first = ProcessedMessages.in(entityManager)
-                    .markProcessed(
-                            SUBSCRIBER,
-                            event.messageId(),
-                            "account:" + event.accountId(),
-                            "application/json",
-                            event.payload());
-            if (first) {
-                entityManager
-                        .find(Account.class, event.accountId(), LockModeType.PESSIMISTIC_WRITE)
-                        .credit(event.amount());
-            }
-        } catch (JMSException e) {
-            throw new IllegalStateException("unreadable credit event", e);
+        CreditEvent event = CreditEvent.of(message);
+        boolean first = ProcessedMessages.in(entityManager)
+                .markProcessed(
+                        SUBSCRIBER,
+                        event.messageId(),
+                        "account:" + event.accountId(),
+                        "application/json",
+                        event.payload());
+        if (first) {
+            entityManager
+                    .find(Account.class, event.accountId(), LockModeType.PESSIMISTIC_WRITE)
+                    .credit(event.amount());
         }
     }
 }

@@ -18,13 +18,21 @@ import java.nio.charset.StandardCharsets;
  */
 public record CreditEvent(String messageId, long accountId, long amount, byte[] payload) {
 
-    public static CreditEvent of(Message message) throws JMSException {
-        String text = ((TextMessage) message).getText();
-        JsonObject json = Json.createReader(new StringReader(text)).readObject();
-        return new CreditEvent(
-                message.getStringProperty(CreditQueues.MESSAGE_ID),
-                json.getJsonNumber("accountId").longValueExact(),
-                json.getJsonNumber("amount").longValueExact(),
-                text.getBytes(StandardCharsets.UTF_8));
+    /**
+     * @throws IllegalStateException if the message cannot be read; the listener's transaction then rolls back
+     *     and the broker redelivers, up to its dead-letter limit
+     */
+    public static CreditEvent of(Message message) {
+        try {
+            String text = ((TextMessage) message).getText();
+            JsonObject json = Json.createReader(new StringReader(text)).readObject();
+            return new CreditEvent(
+                    message.getStringProperty(CreditQueues.MESSAGE_ID),
+                    json.getJsonNumber("accountId").longValueExact(),
+                    json.getJsonNumber("amount").longValueExact(),
+                    text.getBytes(StandardCharsets.UTF_8));
+        } catch (JMSException e) {
+            throw new IllegalStateException("unreadable credit event", e);
+        }
     }
 }

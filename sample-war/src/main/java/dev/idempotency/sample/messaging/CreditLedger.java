@@ -3,7 +3,6 @@ package dev.idempotency.sample.messaging;
 import dev.idempotency.consumer.ProcessedMessages;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
-import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import jakarta.persistence.EntityManager;
@@ -27,20 +26,15 @@ public class CreditLedger implements MessageListener {
 
     @Override
     public void onMessage(Message message) {
-        try {
-            CreditEvent event = CreditEvent.of(message);
-            String ledger = "ledger:" + event.accountId();
-            if (ProcessedMessages.in(entityManager).markProcessed(SUBSCRIBER, event.messageId(), ledger)) {
-                entityManager
-                        .createNativeQuery(
-                                "INSERT INTO credit_ledger (message_id, account_id, amount) VALUES (?, ?, ?)")
-                        .setParameter(1, event.messageId())
-                        .setParameter(2, event.accountId())
-                        .setParameter(3, event.amount())
-                        .executeUpdate();
-            }
-        } catch (JMSException e) {
-            throw new IllegalStateException("unreadable credit event", e);
+        CreditEvent event = CreditEvent.of(message);
+        String ledger = "ledger:" + event.accountId();
+        if (ProcessedMessages.in(entityManager).markProcessed(SUBSCRIBER, event.messageId(), ledger)) {
+            entityManager
+                    .createNativeQuery("INSERT INTO credit_ledger (message_id, account_id, amount) VALUES (?, ?, ?)")
+                    .setParameter(1, event.messageId())
+                    .setParameter(2, event.accountId())
+                    .setParameter(3, event.amount())
+                    .executeUpdate();
         }
     }
 }

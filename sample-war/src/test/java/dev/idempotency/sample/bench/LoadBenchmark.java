@@ -68,35 +68,23 @@ public final class LoadBenchmark {
                 LocalServer.start(jbossHome, "bench-server", Map.of("sample.war", sampleWar, "bare.war", bareWar))) {
             Api covered = new Api(new URL("http://localhost:8080/sample/"));
             Api bare = new Api(new URL("http://localhost:8080/bare/"));
-            warmUp(covered, bare, Arrays.stream(clientCounts).max().orElse(1), warmup);
+            // Every scenario runs twice before anything is measured, so the server's JIT has compiled every
+            // path and the first scenario measured is not penalized for going first.
+            int mostClients = Arrays.stream(clientCounts).max().orElse(1);
+            for (int round = 0; round < 2; round++) {
+                runScenarios(covered, bare, mostClients, warmup, 0);
+            }
             List<Result> results = new ArrayList<>();
             for (int clients : clientCounts) {
-                long[] accounts = new long[clients];
-                String[] storedKeys = new String[clients];
-                for (int i = 0; i < clients; i++) {
-                    accounts[i] = covered.openAccount("alice", Long.MAX_VALUE / 4);
-                    storedKeys[i] = UUID.randomUUID().toString();
-                    debit(covered, accounts[i], storedKeys[i]);
-                }
-                results.add(run("a: not covered", clients, seconds, warmup, i -> debit(bare, accounts[i], null)));
-                results.add(run(
-                        "b: first execution",
-                        clients,
-                        seconds,
-                        warmup,
-                        i -> debit(covered, accounts[i], UUID.randomUUID().toString())));
-                results.add(
-                        run("c: replay", clients, seconds, warmup, i -> debit(covered, accounts[i], storedKeys[i])));
+                results.addAll(runScenarios(covered, bare, clients, seconds, warmup));
             }
             print(results, seconds, warmup);
         }
     }
 
-    /**
-     * Runs every scenario once before anything is measured, so the server's JIT has compiled every path and
-     * the first scenario measured is not penalized for going first.
-     */
-    private static void warmUp(Api covered, Api bare, int clients, int seconds) throws Exception {
+    /** Scenarios a, b and c at one concurrency, each client on an account of its own. */
+    private static List<Result> runScenarios(Api covered, Api bare, int clients, int seconds, int warmup)
+            throws Exception {
         long[] accounts = new long[clients];
         String[] storedKeys = new String[clients];
         for (int i = 0; i < clients; i++) {
@@ -104,16 +92,14 @@ public final class LoadBenchmark {
             storedKeys[i] = UUID.randomUUID().toString();
             debit(covered, accounts[i], storedKeys[i]);
         }
-        for (int round = 0; round < 2; round++) {
-            run("warm-up a", clients, seconds, 0, i -> debit(bare, accounts[i], null));
-            run(
-                    "warm-up b",
-                    clients,
-                    seconds,
-                    0,
-                    i -> debit(covered, accounts[i], UUID.randomUUID().toString()));
-            run("warm-up c", clients, seconds, 0, i -> debit(covered, accounts[i], storedKeys[i]));
-        }
+        return List.of(
+                run("a: not covered", clients, seconds, warmup, i -> debit(bare, accounts[i], null)),
+                run("b: first execution", clients, seconds, warmup, i -> debit(covered, accounts[i], newKey())),
+                run("c: replay", clients, seconds, warmup, i -> debit(covered, accounts[i], storedKeys[i])));
+    }
+
+    private static String newKey() {
+        return UUID.randomUUID().toString();
     }
 
     private static HttpResponse<String> debit(Api api, long account, String key) {

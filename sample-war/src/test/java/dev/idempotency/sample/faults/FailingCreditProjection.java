@@ -5,7 +5,6 @@ import dev.idempotency.sample.Account;
 import dev.idempotency.sample.messaging.CreditEvent;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
-import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import jakarta.persistence.EntityManager;
@@ -36,20 +35,16 @@ public class FailingCreditProjection implements MessageListener {
 
     @Override
     public void onMessage(Message message) {
-        try {
-            CreditEvent event = CreditEvent.of(message);
-            String account = "account:" + event.accountId();
-            if (ProcessedMessages.in(entityManager).markProcessed(SUBSCRIBER, event.messageId(), account)) {
-                entityManager
-                        .find(Account.class, event.accountId(), LockModeType.PESSIMISTIC_WRITE)
-                        .credit(event.amount());
-                entityManager.flush();
-                if (FAILED_ONCE.add(event.messageId())) {
-                    throw new IllegalStateException("failing on purpose after the credit reached the database");
-                }
+        CreditEvent event = CreditEvent.of(message);
+        String account = "account:" + event.accountId();
+        if (ProcessedMessages.in(entityManager).markProcessed(SUBSCRIBER, event.messageId(), account)) {
+            entityManager
+                    .find(Account.class, event.accountId(), LockModeType.PESSIMISTIC_WRITE)
+                    .credit(event.amount());
+            entityManager.flush();
+            if (FAILED_ONCE.add(event.messageId())) {
+                throw new IllegalStateException("failing on purpose after the credit reached the database");
             }
-        } catch (JMSException e) {
-            throw new IllegalStateException(e);
         }
     }
 }
