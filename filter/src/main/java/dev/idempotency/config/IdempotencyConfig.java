@@ -32,6 +32,8 @@ public final class IdempotencyConfig {
     public static final RolloutMode DEFAULT_ROLLOUT_MODE = RolloutMode.OPTIONAL;
     public static final Duration DEFAULT_ROLLOUT_REFRESH = Duration.ofSeconds(5);
     public static final Duration DEFAULT_KEYLESS_LOG_INTERVAL = Duration.ofMinutes(5);
+    public static final Duration DEFAULT_PURGE_INTERVAL = Duration.ofMinutes(15);
+    public static final int DEFAULT_PURGE_BATCH_SIZE = 1000;
 
     /** Headers that carry credentials or session state: replaying them would hand one client's session to another. */
     private static final Set<String> NEVER_STORED =
@@ -46,6 +48,8 @@ public final class IdempotencyConfig {
     private final Instant keylessSunset;
     private final URI keylessLink;
     private final Duration keylessLogInterval;
+    private final Duration purgeInterval;
+    private final int purgeBatchSize;
     private final String entityManagerName;
     private final String database;
     private final long maxRequestBodyBytes;
@@ -64,6 +68,8 @@ public final class IdempotencyConfig {
         this.keylessSunset = b.keylessSunset;
         this.keylessLink = b.keylessLink;
         this.keylessLogInterval = b.keylessLogInterval;
+        this.purgeInterval = b.purgeInterval;
+        this.purgeBatchSize = b.purgeBatchSize;
         this.entityManagerName = b.entityManagerName;
         this.database = b.database;
         this.maxRequestBodyBytes = b.maxRequestBodyBytes;
@@ -121,6 +127,16 @@ public final class IdempotencyConfig {
         return keylessLogInterval;
     }
 
+    /** How often each node deletes expired records. */
+    public Duration purgeInterval() {
+        return purgeInterval;
+    }
+
+    /** How many expired records one purge transaction deletes at most. */
+    public int purgeBatchSize() {
+        return purgeBatchSize;
+    }
+
     public String entityManagerName() {
         return entityManagerName;
     }
@@ -143,6 +159,11 @@ public final class IdempotencyConfig {
 
     public Duration retention() {
         return retention;
+    }
+
+    /** How long records of this operation are kept: its own retention, or the {@code retention} setting. */
+    public Duration retentionOf(Operation operation) {
+        return operation.retention() == null ? retention : operation.retention();
     }
 
     public long maxResponseBodyBytes() {
@@ -170,7 +191,9 @@ public final class IdempotencyConfig {
                 + retention + ", max-response-body=" + maxResponseBodyBytes + ", lock-timeout=" + lockTimeout
                 + ", transaction-timeout=" + (transactionTimeout == null ? "container default" : transactionTimeout)
                 + ", keyless-sunset=" + (keylessSunset == null ? "none" : keylessSunset) + ", keyless-link="
-                + (keylessLink == null ? "none" : keylessLink) + ", keyless-log-interval=" + keylessLogInterval;
+                + (keylessLink == null ? "none" : keylessLink) + ", keyless-log-interval=" + keylessLogInterval
+                + ", purge-interval=" + purgeInterval
+                + ", purge-batch-size=" + purgeBatchSize;
     }
 
     /** Collects and validates settings. Not thread-safe; build once at start-up. */
@@ -182,6 +205,8 @@ public final class IdempotencyConfig {
         private Instant keylessSunset;
         private URI keylessLink;
         private Duration keylessLogInterval = DEFAULT_KEYLESS_LOG_INTERVAL;
+        private Duration purgeInterval = DEFAULT_PURGE_INTERVAL;
+        private int purgeBatchSize = DEFAULT_PURGE_BATCH_SIZE;
         private String entityManagerName = DEFAULT_ENTITY_MANAGER;
         private String database = DEFAULT_DATABASE;
         private long maxRequestBodyBytes = DEFAULT_MAX_REQUEST_BODY_BYTES;
@@ -247,6 +272,24 @@ public final class IdempotencyConfig {
                         + " without spaces, quotes or angle brackets, was '" + link + "'");
             }
             this.keylessLink = link;
+            return this;
+        }
+
+        /** @throws ConfigurationException if the interval is shorter than one second */
+        public Builder purgeInterval(Duration interval) {
+            if (interval.compareTo(Duration.ofSeconds(1)) < 0) {
+                throw new ConfigurationException("purge-interval must be ≥ PT1S, was " + interval);
+            }
+            this.purgeInterval = interval;
+            return this;
+        }
+
+        /** @throws ConfigurationException if the size is not between 1 and 100000 */
+        public Builder purgeBatchSize(int size) {
+            if (size < 1 || size > 100_000) {
+                throw new ConfigurationException("purge-batch-size must be between 1 and 100000, was " + size);
+            }
+            this.purgeBatchSize = size;
             return this;
         }
 
@@ -344,6 +387,10 @@ public final class IdempotencyConfig {
             return this;
         }
 
+        private static Duration max(Duration a, Duration b) {
+            return a.compareTo(b) >= 0 ? a : b;
+        }
+
         /** JDBC query timeouts and JTA transaction timeouts both count in whole seconds. */
         private static Duration wholeSeconds(String setting, Duration timeout) {
             if (timeout.compareTo(Duration.ofSeconds(1)) < 0 || timeout.toNanosPart() != 0) {
@@ -362,9 +409,17 @@ public final class IdempotencyConfig {
                 throw new ConfigurationException("operations must list at least one operation, such as"
                         + " 'POST /api/accounts/{id}/debits = debit:v1'; it was empty");
             }
-            if (transactionTimeout != null && retention.compareTo(transactionTimeout) < 0) {
-                throw new ConfigurationException(
-                        "retention must be ≥ transaction-timeout (" + transactionTimeout + "), was " + retention);
+            Duration floor = transactionTimeout == null ? MIN_RETENTION : max(MIN_RETENTION, transactionTimeout);
+            if (retention.compareTo(floor) < 0) {
+                throw new ConfigurationException("retention must be ≥ " + floor
+                        + " (one minute, and the transaction-timeout), was " + retention);
+            }
+            for (Operation operation : operations) {
+                if (operation.retention() != null && operation.retention().compareTo(floor) < 0) {
+                    throw new ConfigurationException("operations: the retention of " + operation.contract()
+                            + " must be ≥ " + floor + " (one minute, and the transaction-timeout), was "
+                            + operation.retention());
+                }
             }
             return new IdempotencyConfig(this);
         }

@@ -1,6 +1,8 @@
 package dev.idempotency.config;
 
 import dev.idempotency.ConfigurationException;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -15,27 +17,34 @@ import java.util.regex.Pattern;
  * @param method the upper-case HTTP method, never GET, HEAD, OPTIONS or TRACE
  * @param path the path template, relative to the context path
  * @param contract the operation contract, {@code name:version}
+ * @param retention how long this operation's records are kept, or {@code null} for the {@code retention}
+ *     setting
  */
-public record Operation(String method, PathTemplate path, String contract) {
+public record Operation(String method, PathTemplate path, String contract, Duration retention) {
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
     private static final Pattern METHOD = Pattern.compile("[A-Z]+");
+    private static final String RETENTION = "retention=";
     private static final Pattern CONTRACT = Pattern.compile("[A-Za-z0-9._-]+:[A-Za-z0-9._-]+");
 
     /**
-     * Parses one line of the {@code operations} setting: {@code POST /api/accounts/{id}/debits = debit:v1}.
+     * Parses one line of the {@code operations} setting: {@code POST /api/accounts/{id}/debits = debit:v1},
+     * optionally followed by the operation's own retention: {@code ... = debit:v1 retention=P7D}.
      *
-     * @throws ConfigurationException if the line is not {@code METHOD /path = name:version}, or the method is
-     *     a safe one
+     * @throws ConfigurationException if the line is not {@code METHOD /path = name:version [retention=duration]},
+     *     or the method is a safe one
      */
     public static Operation parse(String line) {
-        String[] sides = line.split("=", -1);
+        String[] sides = line.split("=", 2);
         String[] route = sides[0].trim().split("\\s+");
-        if (sides.length != 2 || route.length != 2) {
-            throw new ConfigurationException("operations: '" + line.trim()
-                    + "' is malformed; write one operation per line as 'POST /api/accounts/{id}/debits = debit:v1'");
+        String[] target = sides.length == 2 ? sides[1].trim().split("\\s+") : new String[0];
+        boolean retentionGiven = target.length == 2 && target[1].startsWith(RETENTION);
+        if (route.length != 2 || (target.length != 1 && !retentionGiven)) {
+            throw new ConfigurationException("operations: '" + line.trim() + "' is malformed; write one operation"
+                    + " per line as 'POST /api/accounts/{id}/debits = debit:v1', optionally followed by"
+                    + " 'retention=P7D'");
         }
         String method = route[0].toUpperCase(Locale.ROOT);
-        String contract = sides[1].trim();
+        String contract = target[0];
         if (!METHOD.matcher(method).matches() || SAFE_METHODS.contains(method)) {
             throw new ConfigurationException("operations: method must be an unsafe HTTP method such as POST, PUT,"
                     + " PATCH or DELETE, was '" + route[0] + "'");
@@ -44,7 +53,17 @@ public record Operation(String method, PathTemplate path, String contract) {
             throw new ConfigurationException(
                     "operations: contract must be 'name:version' such as 'debit:v1', was '" + contract + "'");
         }
-        return new Operation(method, PathTemplate.parse(route[1]), contract);
+        Duration retention = retentionGiven ? retention(contract, target[1].substring(RETENTION.length())) : null;
+        return new Operation(method, PathTemplate.parse(route[1]), contract, retention);
+    }
+
+    private static Duration retention(String contract, String value) {
+        try {
+            return Duration.parse(value);
+        } catch (DateTimeParseException e) {
+            throw new ConfigurationException("operations: the retention of " + contract
+                    + " must be an ISO-8601 duration such as P7D, was '" + value + "'");
+        }
     }
 
     /** Whether this operation covers a request with this method and context-relative path. */
@@ -54,6 +73,6 @@ public record Operation(String method, PathTemplate path, String contract) {
 
     @Override
     public String toString() {
-        return method + " " + path + " = " + contract;
+        return method + " " + path + " = " + contract + (retention == null ? "" : " retention=" + retention);
     }
 }

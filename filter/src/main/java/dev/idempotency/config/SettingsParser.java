@@ -27,6 +27,8 @@ public final class SettingsParser {
     public static final String INIT_PARAM_KEYLESS_SUNSET = "keyless-sunset";
     public static final String INIT_PARAM_KEYLESS_LINK = "keyless-link";
     public static final String INIT_PARAM_KEYLESS_LOG_INTERVAL = "keyless-log-interval";
+    public static final String INIT_PARAM_PURGE_INTERVAL = "purge-interval";
+    public static final String INIT_PARAM_PURGE_BATCH_SIZE = "purge-batch-size";
     public static final String INIT_PARAM_ENTITY_MANAGER = "entity-manager";
     public static final String INIT_PARAM_DATABASE = "database";
     public static final String INIT_PARAM_MAX_REQUEST_BODY = "max-request-body";
@@ -46,6 +48,8 @@ public final class SettingsParser {
             INIT_PARAM_KEYLESS_SUNSET,
             INIT_PARAM_KEYLESS_LINK,
             INIT_PARAM_KEYLESS_LOG_INTERVAL,
+            INIT_PARAM_PURGE_INTERVAL,
+            INIT_PARAM_PURGE_BATCH_SIZE,
             INIT_PARAM_ENTITY_MANAGER,
             INIT_PARAM_DATABASE,
             INIT_PARAM_MAX_REQUEST_BODY,
@@ -84,6 +88,16 @@ public final class SettingsParser {
                 settings,
                 INIT_PARAM_ROLLOUT_REFRESH,
                 value -> builder.rolloutRefresh(duration(INIT_PARAM_ROLLOUT_REFRESH, value)));
+        ifPresent(
+                settings,
+                INIT_PARAM_PURGE_INTERVAL,
+                value -> builder.purgeInterval(duration(INIT_PARAM_PURGE_INTERVAL, value)));
+        ifPresent(
+                settings,
+                INIT_PARAM_PURGE_BATCH_SIZE,
+                value -> builder.purgeBatchSize((int) Math.max(
+                        Integer.MIN_VALUE,
+                        Math.min(Integer.MAX_VALUE, wholeNumber(INIT_PARAM_PURGE_BATCH_SIZE, value)))));
         ifPresent(settings, INIT_PARAM_KEYLESS_SUNSET, value -> builder.keylessSunset(instant(value)));
         ifPresent(settings, INIT_PARAM_KEYLESS_LINK, value -> builder.keylessLink(uri(value)));
         ifPresent(
@@ -148,6 +162,14 @@ public final class SettingsParser {
         } catch (NumberFormatException e) {
             throw new ConfigurationException(
                     setting + " must be a number of bytes such as 1048576, was '" + value + "'");
+        }
+    }
+
+    private static long wholeNumber(String setting, String value) {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new ConfigurationException(setting + " must be a whole number such as 1000, was '" + value + "'");
         }
     }
 

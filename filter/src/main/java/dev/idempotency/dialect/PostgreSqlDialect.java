@@ -13,6 +13,16 @@ public final class PostgreSqlDialect extends SqlDialect {
                 + " ON CONFLICT (scope, operation, request_key) DO NOTHING";
     }
 
+    /**
+     * ctid picks the rows the index on expires_at found; SKIP LOCKED lets several nodes purge at once, and
+     * never makes a purge wait for a retry that holds a row (that retry then replays it).
+     */
+    @Override
+    public String purgeExpiredRequestsStatement() {
+        return "DELETE FROM request_result WHERE ctid = ANY (ARRAY(SELECT ctid FROM request_result"
+                + " WHERE expires_at < now() LIMIT ? FOR UPDATE SKIP LOCKED))";
+    }
+
     @Override
     public String claimMessageStatement() {
         return "INSERT INTO processed_message (subscriber, message_id, payload, local_object, processed_at)"

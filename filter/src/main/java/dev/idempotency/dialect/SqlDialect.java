@@ -44,6 +44,12 @@ public abstract class SqlDialect {
     }
 
     /**
+     * Deletes a bounded batch of records whose {@code expires_at} has passed, skipping rows that another
+     * transaction holds. Parameter: batch size.
+     */
+    public abstract String purgeExpiredRequestsStatement();
+
+    /**
      * Records a processed message unless the subscriber already has it; affects one row or none. Parameters:
      * subscriber, message id, canonical payload (or null), local object.
      */

@@ -45,6 +45,7 @@ public final class FilterRuntime {
     private final KeylessTelemetry keylessTelemetry = new KeylessTelemetry();
     private final IdempotentRequestHandler handler;
     private final ScheduledFuture<?> keylessSummary;
+    private final ScheduledFuture<?> purge;
 
     private FilterRuntime(String filterName, IdempotencyConfig config, UserTransaction userTransaction) {
         this.filterName = filterName;
@@ -60,7 +61,20 @@ public final class FilterRuntime {
                 dialect);
         this.handler = new IdempotentRequestHandler(
                 config, transaction, () -> entityManager(entityManagerName), dialect, keylessTelemetry);
-        this.keylessSummary = scheduleKeylessSummary();
+        Optional<ManagedScheduledExecutorService> scheduler = lookup(SCHEDULER, ManagedScheduledExecutorService.class);
+        if (scheduler.isEmpty()) {
+            LOG.warning("no " + SCHEDULER + "; expired records are not purged and keyless counts are not logged");
+        }
+        this.keylessSummary = scheduler.map(this::scheduleKeylessSummary).orElse(null);
+        long purgeSeconds = config.purgeInterval().toSeconds();
+        this.purge = scheduler
+                .map(s -> s.scheduleWithFixedDelay(
+                        new ExpiredRecordPurge(
+                                transaction, () -> entityManager(entityManagerName), dialect, config.purgeBatchSize()),
+                        purgeSeconds,
+                        purgeSeconds,
+                        TimeUnit.SECONDS))
+                .orElse(null);
     }
 
     /**
@@ -105,10 +119,12 @@ public final class FilterRuntime {
         return handler;
     }
 
-    /** Stops the periodic keyless summary; the application is going away. */
+    /** Stops the periodic keyless summary and purge; the application is going away. */
     public void stop() {
-        if (keylessSummary != null) {
-            keylessSummary.cancel(false);
+        for (ScheduledFuture<?> task : new ScheduledFuture<?>[] {keylessSummary, purge}) {
+            if (task != null) {
+                task.cancel(false);
+            }
         }
     }
 
@@ -131,27 +147,20 @@ public final class FilterRuntime {
         }
     }
 
-    private ScheduledFuture<?> scheduleKeylessSummary() {
-        Optional<ManagedScheduledExecutorService> scheduler = lookup(SCHEDULER, ManagedScheduledExecutorService.class);
-        if (scheduler.isEmpty()) {
-            LOG.warning("no " + SCHEDULER + "; keyless request counts are only on the admin servlet, not logged");
-            return null;
-        }
+    private ScheduledFuture<?> scheduleKeylessSummary(ManagedScheduledExecutorService scheduler) {
         long seconds = config.keylessLogInterval().toSeconds();
         String[] lastLogged = {""};
-        return scheduler
-                .get()
-                .scheduleAtFixedRate(
-                        () -> {
-                            String summary = keylessTelemetry.summary();
-                            if (!summary.isEmpty() && !summary.equals(lastLogged[0])) {
-                                LOG.info("keyless requests to '" + filterName + "' since start: " + summary);
-                                lastLogged[0] = summary;
-                            }
-                        },
-                        seconds,
-                        seconds,
-                        TimeUnit.SECONDS);
+        return scheduler.scheduleAtFixedRate(
+                () -> {
+                    String summary = keylessTelemetry.summary();
+                    if (!summary.isEmpty() && !summary.equals(lastLogged[0])) {
+                        LOG.info("keyless requests to '" + filterName + "' since start: " + summary);
+                        lastLogged[0] = summary;
+                    }
+                },
+                seconds,
+                seconds,
+                TimeUnit.SECONDS);
     }
 
     private static Map<String, String> settings(Map<String, String> initParameters, ServletContext servletContext) {

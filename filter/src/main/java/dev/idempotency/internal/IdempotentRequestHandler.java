@@ -32,6 +32,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.security.Principal;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +53,9 @@ import java.util.logging.Logger;
  */
 public final class IdempotentRequestHandler {
     public static final String REPLAYED_HEADER = "Idempotent-Replayed";
+
+    /** On stored and replayed responses: until when a retry with the same key gets the stored response. */
+    public static final String EXPIRES_HEADER = "Idempotency-Key-Expires";
 
     private static final Logger LOG = Logger.getLogger(IdempotentRequestHandler.class.getName());
 
@@ -112,7 +117,7 @@ public final class IdempotentRequestHandler {
             if (rollout.mode() == RolloutMode.DRAIN) {
                 answerStoredOrPassThrough(id, canonical, buffered, response, chain);
             } else {
-                claimAndAnswer(id, canonical, buffered, response, chain);
+                claimAndAnswer(id, canonical, config.retentionOf(operation), buffered, response, chain);
             }
         } catch (ProblemException problem) {
             ProblemResponse.send(response, problem.problem(), problem.detail(), request.getRequestURI());
@@ -167,6 +172,7 @@ public final class IdempotentRequestHandler {
     private void claimAndAnswer(
             RequestResultId id,
             CanonicalRequest canonical,
+            Duration retention,
             BufferedBodyRequest request,
             HttpServletResponse response,
             FilterChain chain)
@@ -175,13 +181,13 @@ public final class IdempotentRequestHandler {
             transaction.begin(config.transactionTimeout());
             try {
                 RequestResultStore store = new RequestResultStore(entityManagers.get(), dialect);
-                ClaimOutcome outcome = claim(store, id, canonical);
+                ClaimOutcome outcome = claim(store, id, canonical, retention);
                 if (outcome instanceof ClaimOutcome.Existing existing) {
                     // The transaction only read; end it before answering so the connection goes back at once.
                     transaction.rollback();
                     answerExisting(existing.record(), canonical, response);
                 } else {
-                    execute(store, id, request, response, chain);
+                    execute(store, id, retention, request, response, chain);
                 }
                 return;
             } catch (TransactionConflictException e) {
@@ -229,10 +235,11 @@ public final class IdempotentRequestHandler {
         }
     }
 
-    private ClaimOutcome claim(RequestResultStore store, RequestResultId id, CanonicalRequest canonical)
+    private ClaimOutcome claim(
+            RequestResultStore store, RequestResultId id, CanonicalRequest canonical, Duration retention)
             throws ProblemException {
         try {
-            return store.claim(id, canonical.text(), config.retention(), config.lockTimeout());
+            return store.claim(id, canonical.text(), retention, config.lockTimeout());
         } catch (RequestInProgressException e) {
             throw new ProblemException(
                     Problem.REQUEST_IN_PROGRESS,
@@ -260,12 +267,14 @@ public final class IdempotentRequestHandler {
         StoredResponse stored = RequestResultStore.storedResponse(record);
         Map<String, List<String>> headers = new LinkedHashMap<>(stored.headers());
         headers.put(REPLAYED_HEADER, List.of("true"));
+        headers.put(EXPIRES_HEADER, List.of(HttpDates.format(record.expiresAt())));
         ResponseWriter.send(response, stored.status(), headers, stored.body());
     }
 
     private void execute(
             RequestResultStore store,
             RequestResultId id,
+            Duration retention,
             BufferedBodyRequest request,
             HttpServletResponse response,
             FilterChain chain)
@@ -309,6 +318,9 @@ public final class IdempotentRequestHandler {
                     "the request could not be committed and nothing of it was kept; retrying with the same key is"
                             + " safe");
         }
+        // Tells the client until when a retry with this key gets this response back (the record's expires_at,
+        // give or take the clock difference between this server and the database).
+        response.setHeader(EXPIRES_HEADER, HttpDates.format(Instant.now().plus(retention)));
         captured.sendTo(response);
     }
 

@@ -113,6 +113,18 @@ public final class RequestResultStore {
         }
     }
 
+    /**
+     * Deletes at most {@code maxRows} records whose retention has passed, in the current transaction.
+     *
+     * @return how many were deleted; fewer than {@code maxRows} means none are left for now
+     */
+    public int purgeExpired(int maxRows) {
+        return entityManager
+                .createNativeQuery(dialect.purgeExpiredRequestsStatement())
+                .setParameter(1, maxRows)
+                .executeUpdate();
+    }
+
     /** The response a committed record holds, ready to replay. */
     public static StoredResponse storedResponse(RequestResult record) {
         if (record.responseStatus() == null) {

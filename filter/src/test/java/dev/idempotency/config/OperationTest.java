@@ -60,6 +60,8 @@ class OperationTest {
                 "/a = debit:v1",
                 "POST /a /b = debit:v1",
                 "POST /a = debit:v1 = x:v2",
+                "POST /a = debit v1",
+                "POST /a = debit:v1 ttl=P7D",
                 " = "
             })
     void refusesMalformedLinesQuotingThem(String line) {
@@ -70,7 +72,7 @@ class OperationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"debit", "debit:", ":v1", "debit:v1:x", "debit v1", "debit:v/1"})
+    @ValueSource(strings = {"debit", "debit:", ":v1", "debit:v1:x", "debit:v/1"})
     void refusesContractsThatAreNotNameColonVersion(String contract) {
         String message = refusal("POST /a = " + contract);
 
@@ -93,5 +95,20 @@ class OperationTest {
         assertFalse(operation.matches("PUT", "/api/accounts/1/debits"));
         assertFalse(operation.matches("post", "/api/accounts/1/debits"));
         assertFalse(operation.matches("POST", "/api/accounts/1/credits"));
+    }
+
+    @Test
+    void readsAnOperationsOwnRetention() {
+        Operation operation = Operation.parse("POST /api/accounts/{id}/debits = debit:v1 retention=P7D");
+
+        assertEquals("debit:v1", operation.contract());
+        assertEquals(java.time.Duration.ofDays(7), operation.retention());
+    }
+
+    @Test
+    void refusesAMalformedRetentionNamingTheContract() {
+        String message = refusal("POST /a = debit:v1 retention=7days");
+
+        assertTrue(message.contains("debit:v1") && message.contains("7days"), message);
     }
 }

@@ -102,6 +102,19 @@ class RequestResultStoreTest {
     }
 
     @Test
+    void recordThatVanishedBetweenClaimAndReadIsClaimedOnTheNextAttempt() {
+        // A purge deleted the winner's expired record after the INSERT saw it and before the SELECT looked.
+        int[] answers = {0, 1};
+        RequestResultStore store = store(() -> answers[inserts - 1]);
+
+        ClaimOutcome outcome = store.claim(ID, "{}", Duration.ofHours(1), Duration.ofSeconds(1));
+
+        assertInstanceOf(ClaimOutcome.Claimed.class, outcome);
+        assertEquals(2, inserts);
+        assertEquals(1, finds);
+    }
+
+    @Test
     void waitTimeoutMeansRequestInProgress() {
         for (String sqlState : List.of("57014", "55P03")) {
             RequestResultStore store = store(() -> {

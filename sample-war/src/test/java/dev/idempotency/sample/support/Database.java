@@ -60,6 +60,18 @@ public final class Database {
         return queryLong(sql);
     }
 
+    /** The single timestamp a query returns. */
+    public static java.time.Instant instant(String sql) {
+        try (Connection c = PostgresExtension.dataSource().getConnection();
+                PreparedStatement s = c.prepareStatement(sql);
+                ResultSet r = s.executeQuery()) {
+            r.next();
+            return r.getTimestamp(1).toInstant();
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
     public static void execute(String sql, Object... parameters) throws SQLException {
         try (Connection c = PostgresExtension.dataSource().getConnection();
                 PreparedStatement s = prepare(c, sql, parameters)) {

@@ -1,0 +1,65 @@
+package dev.idempotency.internal;
+
+import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.store.RequestResultStore;
+import dev.idempotency.tx.JtaTransaction;
+import jakarta.persistence.EntityManager;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Deletes expired {@code request_result} rows, on the container's scheduler: in bounded batches, each in a
+ * short transaction of its own, so a purge never holds many locks or a long transaction. Only rows whose
+ * {@code expires_at} has passed are touched: a record is deleted only after every retry it promised is over.
+ *
+ * <p>Thread-safe; the scheduler runs one purge at a time.
+ */
+final class ExpiredRecordPurge implements Runnable {
+    private static final Logger LOG = Logger.getLogger(ExpiredRecordPurge.class.getName());
+
+    private final JtaTransaction transaction;
+    private final Supplier<EntityManager> entityManagers;
+    private final SqlDialect dialect;
+    private final int batchSize;
+
+    ExpiredRecordPurge(
+            JtaTransaction transaction, Supplier<EntityManager> entityManagers, SqlDialect dialect, int batchSize) {
+        this.transaction = transaction;
+        this.entityManagers = entityManagers;
+        this.dialect = dialect;
+        this.batchSize = batchSize;
+    }
+
+    @Override
+    public void run() {
+        long total = 0;
+        try {
+            int deleted;
+            do {
+                deleted = purgeOneBatch();
+                total += deleted;
+            } while (deleted == batchSize);
+        } catch (RuntimeException e) {
+            // The next run tries again; nothing is lost by a skipped purge, records only live a little longer.
+            LOG.log(Level.WARNING, "purging expired idempotency records failed after " + total + " rows", e);
+            return;
+        }
+        if (total > 0) {
+            long purged = total;
+            LOG.info(() -> "purged " + purged + " expired idempotency record(s)");
+        }
+    }
+
+    private int purgeOneBatch() {
+        transaction.begin(Optional.empty());
+        try {
+            int deleted = new RequestResultStore(entityManagers.get(), dialect).purgeExpired(batchSize);
+            transaction.commit();
+            return deleted;
+        } finally {
+            transaction.rollback();
+        }
+    }
+}
