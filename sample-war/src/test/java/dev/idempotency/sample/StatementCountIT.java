@@ -98,8 +98,9 @@ class StatementCountIT {
     /**
      * The statements other sessions ran between two marker queries of this test's own session, lower-cased,
      * without transaction control (the application's transaction and the filter's cost one BEGIN and one
-     * COMMIT each) and without the driver resetting {@code application_name} when the pool hands a
-     * connection back (once per request either way).
+     * COMMIT each), without the pool's connection check (an empty query when a connection is taken) and
+     * without the driver resetting {@code application_name} when the pool takes it back (once per request
+     * either way).
      */
     private static List<String> statementsDuring(Supplier<?> action)
             throws SQLException, IOException, InterruptedException {
@@ -114,7 +115,8 @@ class StatementCountIT {
                 .map(STATEMENT::matcher)
                 .filter(java.util.regex.Matcher::find)
                 .map(m -> m.group(2).trim().toLowerCase(java.util.Locale.ROOT))
-                .filter(sql -> !TRANSACTION_CONTROL.contains(sql) && !sql.startsWith("set application_name"))
+                .filter(sql -> !sql.isEmpty() && !TRANSACTION_CONTROL.contains(sql))
+                .filter(sql -> !sql.startsWith("set application_name"))
                 .toList();
     }
 

@@ -75,6 +75,23 @@ public final class Api {
         return user == null ? builder : builder.header("Authorization", "Basic " + credentials);
     }
 
+    /**
+     * Sends on a connection of its own, never a pooled one, so a fault armed on a proxy applies to exactly
+     * this request. Throws if the connection breaks before a response arrives.
+     */
+    public static HttpResponse<String> sendOnNewConnection(HttpRequest request) throws IOException {
+        HttpClient client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
+        try {
+            return client.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     public static HttpResponse<String> send(HttpRequest request) {
         try {
             return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());

@@ -1,0 +1,135 @@
+package dev.idempotency.sample;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.idempotency.sample.support.Api;
+import dev.idempotency.sample.support.Database;
+import dev.idempotency.sample.support.FaultProxy;
+import dev.idempotency.sample.support.SampleContainerTest;
+import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Real failures between the client, the server and the database, and what a retry with the same key gets.
+ * The network faults come from {@link FaultProxy}; the database fault from {@code pg_terminate_backend}.
+ */
+@RunAsClient
+class FaultsIT extends SampleContainerTest {
+    FaultProxy proxy;
+    Api api;
+    long account;
+    String key;
+
+    @BeforeEach
+    void proxyAccountAndKey() {
+        proxy = new FaultProxy(base.getPort());
+        api = new Api(base);
+        account = api.openAccount("alice", 1000);
+        key = UUID.randomUUID().toString();
+    }
+
+    @AfterEach
+    void closeProxy() throws IOException {
+        proxy.close();
+    }
+
+    @Test
+    void responseLostAfterTheCommitIsReplayedOnRetryAndDebitedOnce() throws Exception {
+        proxy.arm(FaultProxy.Fault.DROP_RESPONSE);
+
+        assertThrows(IOException.class, () -> Api.sendOnNewConnection(debitThroughProxy(memo(10))));
+
+        HttpResponse<String> retry = api.post("alice", debits(), key, body(memo(10)));
+        assertEquals(200, retry.statusCode(), retry.body());
+        assertEquals("true", retry.headers().firstValue("Idempotent-Replayed").orElseThrow());
+        assertEquals("{\"balance\":900}", retry.body());
+        assertEquals(900, Database.balance(account));
+        assertEquals(1, Database.recordCountForKey(key));
+    }
+
+    @Test
+    void connectionCutMidRequestExecutesOnceOnRetry() throws Exception {
+        proxy.arm(FaultProxy.Fault.CUT_REQUEST);
+
+        assertThrows(IOException.class, () -> Api.sendOnNewConnection(debitThroughProxy(memo(2000))));
+
+        assertEquals(1000, Database.balance(account));
+        assertEquals(0, Database.recordCountForKey(key));
+        HttpResponse<String> retry = api.post("alice", debits(), key, body(memo(2000)));
+        assertEquals(200, retry.statusCode(), retry.body());
+        assertTrue(retry.headers().firstValue("Idempotent-Replayed").isEmpty(), "it executed");
+        HttpResponse<String> again = api.post("alice", debits(), key, body(memo(2000)));
+        assertEquals("true", again.headers().firstValue("Idempotent-Replayed").orElseThrow());
+        assertEquals(900, Database.balance(account));
+    }
+
+    @Test
+    void backendTerminatedMidRequestPersistsNothingAndTheRetryExecutesOnce() throws Exception {
+        CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() -> Api.send(slowDebit(2500)));
+        long terminated = 0;
+        for (int attempt = 0; attempt < 40 && terminated == 0; attempt++) {
+            Thread.sleep(50);
+            // The request's backend, after the debit reached the database and while the application sleeps.
+            terminated = Database.count("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE"
+                    + " state LIKE 'idle in transaction%' AND query LIKE 'update account%'");
+        }
+
+        HttpResponse<String> failed = slow.get();
+
+        assertEquals(1, terminated, "the request's backend was found holding its transaction");
+        assertEquals(503, failed.statusCode(), failed.body());
+        assertEquals(
+                "urn:dev.idempotency:problem:commit-failed",
+                Api.json(failed).get("type").asText());
+        assertFalse(failed.body().contains("{\"balance\":"), failed.body());
+        assertEquals(1000, Database.balance(account));
+        assertEquals(0, Database.recordCountForKey(key));
+
+        HttpResponse<String> retry = Api.send(slowDebit(0));
+        assertEquals(200, retry.statusCode(), retry.body());
+        assertTrue(retry.headers().firstValue("Idempotent-Replayed").isEmpty());
+        assertEquals(900, Database.balance(account));
+        assertEquals(1, Database.recordCountForKey(key));
+    }
+
+    private HttpRequest debitThroughProxy(String memo) {
+        Api throughProxy = new Api(proxy.through(base));
+        return throughProxy
+                .request("alice", debits())
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", key)
+                .POST(HttpRequest.BodyPublishers.ofString(body(memo)))
+                .build();
+    }
+
+    private HttpRequest slowDebit(long sleepMillis) {
+        return api.request("alice", "api/test/accounts/" + account + "/slow")
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", key)
+                .header("X-Test-Sleep-Millis", Long.toString(sleepMillis))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"amount\": 100}"))
+                .build();
+    }
+
+    private String debits() {
+        return "api/accounts/" + account + "/debits";
+    }
+
+    private static String memo(int length) {
+        return "m".repeat(length);
+    }
+
+    private static String body(String memo) {
+        return "{\"amount\": 100, \"memo\": \"" + memo + "\"}";
+    }
+}
