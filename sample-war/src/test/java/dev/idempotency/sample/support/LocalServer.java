@@ -28,18 +28,30 @@ public final class LocalServer implements AutoCloseable {
     }
 
     /**
-     * Starts WildFly with these WARs (file name → archive) and waits until all are deployed.
+     * Starts WildFly with these WARs (file name → archive) on the standard ports and waits until all are
+     * deployed.
      *
-     * @param baseDirectoryName the copy of {@code standalone/} under {@code target/}, such as {@code demo-server}
+     * @param baseDirectoryName the server's own base directory under {@code target/}, such as {@code demo-server}
      */
     public static LocalServer start(Path jbossHome, String baseDirectoryName, Map<String, Path> wars)
             throws IOException, InterruptedException {
-        requireFreePort(8080);
-        requireFreePort(9990);
+        return start(jbossHome, baseDirectoryName, wars, 0);
+    }
+
+    /**
+     * Starts WildFly with every port moved by {@code portOffset} (HTTP on 8080 + offset), so a second node can
+     * run beside the one Arquillian manages. The configuration comes from the build's snapshot, taken before
+     * any test deployed into the server.
+     */
+    public static LocalServer start(Path jbossHome, String baseDirectoryName, Map<String, Path> wars, int portOffset)
+            throws IOException, InterruptedException {
+        requireFreePort(8080 + portOffset);
+        requireFreePort(9990 + portOffset);
         int pgPort = PostgresExtension.start(false).getPort();
         Path serverDir = jbossHome.getParent().resolve(baseDirectoryName);
         deleteRecursively(serverDir);
-        copyRecursively(jbossHome.resolve("standalone"), serverDir);
+        copyRecursively(jbossHome.getParent().resolve("wildfly-configuration"), serverDir.resolve("configuration"));
+        Files.createDirectories(serverDir.resolve("deployments"));
         for (Map.Entry<String, Path> war : wars.entrySet()) {
             Files.copy(war.getValue(), serverDir.resolve("deployments").resolve(war.getKey()));
         }
@@ -49,6 +61,7 @@ public final class LocalServer implements AutoCloseable {
                         jbossHome.resolve("bin/standalone.sh").toString(),
                         "--server-config=standalone-full.xml",
                         "-Djboss.server.base.dir=" + serverDir,
+                        "-Djboss.socket.binding.port-offset=" + portOffset,
                         "-Dpg.port=" + pgPort))
                 .redirectErrorStream(true)
                 .redirectOutput(console.toFile())
@@ -104,6 +117,7 @@ public final class LocalServer implements AutoCloseable {
     }
 
     private static void copyRecursively(Path from, Path to) throws IOException {
+        Files.createDirectories(to);
         try (Stream<Path> paths = Files.walk(from)) {
             for (Path source : (Iterable<Path>) paths::iterator) {
                 Files.copy(source, to.resolve(from.relativize(source).toString()), StandardCopyOption.REPLACE_EXISTING);
