@@ -19,6 +19,8 @@ public final class PostgresExtension implements BeforeAllCallback {
     private static Path LOG;
 
     private static EmbeddedPostgres postgres;
+    private static Path dataDirectory;
+    private static boolean statementsLogged;
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -37,28 +39,50 @@ public final class PostgresExtension implements BeforeAllCallback {
     public static synchronized EmbeddedPostgres start(boolean logStatements) {
         if (postgres == null) {
             try {
-                Path dataDirectory = Files.createTempDirectory("embedded-pg-data");
+                dataDirectory = Files.createTempDirectory("embedded-pg-data");
                 LOG = dataDirectory.resolve("log").resolve("statements.log");
-                postgres = EmbeddedPostgres.builder()
-                        .setDataDirectory(dataDirectory)
-                        // Every statement is logged, so StatementCountIT can count what a request costs.
-                        .setServerConfig("log_statement", logStatements ? "all" : "none")
-                        .setServerConfig("logging_collector", "on")
-                        .setServerConfig("log_filename", "statements.log")
-                        .start();
+                statementsLogged = logStatements;
+                postgres = builder().start();
             } catch (IOException e) {
                 throw new UncheckedIOException("embedded PostgreSQL did not start", e);
             }
             System.setProperty("pg.port", Integer.toString(postgres.getPort()));
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    postgres.close();
-                } catch (IOException ignored) {
-                    // The JVM is exiting; the data directory is temporary anyway.
-                }
-            }));
+            Runtime.getRuntime().addShutdownHook(new Thread(PostgresExtension::stopAndDeleteData));
         }
         return postgres;
+    }
+
+    /**
+     * Stops the server and starts it again on the same port and data directory, as an operator's restart
+     * would: sessions in flight are terminated, committed data stays.
+     */
+    public static synchronized void restart() throws IOException {
+        int port = postgres.getPort();
+        postgres.close();
+        postgres = builder().setPort(port).start();
+    }
+
+    private static EmbeddedPostgres.Builder builder() {
+        return EmbeddedPostgres.builder()
+                .setDataDirectory(dataDirectory)
+                // Kept across a restart; deleted when the JVM exits.
+                .setCleanDataDirectory(false)
+                // Every statement is logged, so StatementCountIT can count what a request costs.
+                .setServerConfig("log_statement", statementsLogged ? "all" : "none")
+                .setServerConfig("logging_collector", "on")
+                .setServerConfig("log_filename", "statements.log");
+    }
+
+    private static synchronized void stopAndDeleteData() {
+        try {
+            postgres.close();
+            try (var paths = Files.walk(dataDirectory)) {
+                paths.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(path -> path.toFile().delete());
+            }
+        } catch (IOException ignored) {
+            // The JVM is exiting; a temporary directory may stay behind.
+        }
     }
 
     public static Path statementLog() {

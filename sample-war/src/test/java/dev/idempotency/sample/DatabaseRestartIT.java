@@ -1,0 +1,75 @@
+package dev.idempotency.sample;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.idempotency.sample.support.Api;
+import dev.idempotency.sample.support.Database;
+import dev.idempotency.sample.support.PostgresExtension;
+import dev.idempotency.sample.support.SampleContainerTest;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.junit.jupiter.api.Test;
+
+/**
+ * PostgreSQL restarts while requests hold their transactions open: the requests in flight fail, nothing
+ * half-done survives, and retries with the same keys execute each debit exactly once.
+ */
+@RunAsClient
+class DatabaseRestartIT extends SampleContainerTest {
+    private static final int IN_FLIGHT = 6;
+
+    @Test
+    void restartWhileRequestsAreInFlightKeepsTheInvariantsAndLeavesNoOrphanedRows() throws Exception {
+        Api api = new Api(base);
+        long account = api.openAccount("alice", 10_000);
+        List<String> keys = new ArrayList<>();
+        List<CompletableFuture<HttpResponse<String>>> inFlight = new ArrayList<>();
+        for (int i = 0; i < IN_FLIGHT; i++) {
+            String key = UUID.randomUUID().toString();
+            keys.add(key);
+            inFlight.add(CompletableFuture.supplyAsync(() -> Api.send(slowDebit(api, account, key, 1500))));
+        }
+        Thread.sleep(500);
+
+        PostgresExtension.restart();
+
+        for (CompletableFuture<HttpResponse<String>> request : inFlight) {
+            HttpResponse<String> response = request.get();
+            assertTrue(response.statusCode() >= 500 || response.statusCode() == 200, response.body());
+        }
+        for (String key : keys) {
+            HttpResponse<String> retry = retryUntilAnswered(api, account, key);
+            assertEquals(200, retry.statusCode(), retry.body());
+        }
+        assertEquals(10_000 - IN_FLIGHT * 100, Database.balance(account));
+        for (String key : keys) {
+            assertEquals(1, Database.recordCountForKey(key));
+        }
+        assertEquals(0, Database.count("SELECT count(*) FROM request_result WHERE response_status IS NULL"));
+    }
+
+    /** Right after the restart the pool may still hand out a dead connection once; a client retries. */
+    private static HttpResponse<String> retryUntilAnswered(Api api, long account, String key) throws Exception {
+        HttpResponse<String> response = Api.send(slowDebit(api, account, key, 0));
+        for (int attempt = 0; attempt < 10 && response.statusCode() >= 500; attempt++) {
+            Thread.sleep(200);
+            response = Api.send(slowDebit(api, account, key, 0));
+        }
+        return response;
+    }
+
+    private static HttpRequest slowDebit(Api api, long account, String key, long sleepMillis) {
+        return api.request("alice", "api/test/accounts/" + account + "/slow")
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", key)
+                .header("X-Test-Sleep-Millis", Long.toString(sleepMillis))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"amount\": 100}"))
+                .build();
+    }
+}
