@@ -76,7 +76,8 @@ import java.util.Optional;
  * <caption>Settings</caption>
  * <tr><th>name</th><th>format</th><th>default</th></tr>
  * <tr><td>{@code operations}</td><td>one {@code METHOD /path/{var} = name:version} per line (or separated by
- *     {@code ;}); GET, HEAD, OPTIONS and TRACE are refused</td><td>required</td></tr>
+ *     {@code ;}), optionally followed by the operation's own {@code retention=P7D}; GET, HEAD, OPTIONS and TRACE
+ *     are refused</td><td>required</td></tr>
  * <tr><td>{@code key-header}</td><td>a header name</td><td>{@code Idempotency-Key}</td></tr>
  * <tr><td>{@code rollout-mode}</td><td>{@code OFF}, {@code OPTIONAL}, {@code REQUIRED} or {@code DRAIN}: the mode
  *     of an operation without a row in {@code idempotency_rollout}; see {@link dev.idempotency.rollout.RolloutMode}
@@ -105,6 +106,10 @@ import java.util.Optional;
  *     transaction-timeout}; sets each record's {@code expires_at}</td><td>{@code PT24H}</td></tr>
  * <tr><td>{@code lock-timeout}</td><td>whole seconds, ISO-8601; how long a duplicate waits for the request
  *     holding its key before it gets 409</td><td>{@code PT10S}</td></tr>
+ * <tr><td>{@code purge-interval}</td><td>ISO-8601 duration, at least PT1S: how often each node deletes expired
+ *     records, on the container's {@code ManagedScheduledExecutorService}</td><td>{@code PT15M}</td></tr>
+ * <tr><td>{@code purge-batch-size}</td><td>1 to 100000: expired records deleted per short transaction</td><td>{@code
+ *     1000}</td></tr>
  * <tr><td>{@code transaction-timeout}</td><td>whole seconds, ISO-8601; the JTA timeout of the filter's
  *     transactions</td><td>the container's</td></tr>
  * </table>
@@ -117,6 +122,9 @@ import java.util.Optional;
  * database work joins the filter's transaction only if it uses the same data source as the entity manager
  * named by {@code entity-manager}; an EJB with {@code REQUIRES_NEW} or its own non-JTA connection escapes
  * the guarantee.
+ *
+ * <p>Stored and replayed responses carry {@code Idempotency-Key-Expires}: until when a retry with the same
+ * key gets the stored response. Expired records are purged on the container's scheduler.
  *
  * <p>Operations are matched on the container's decoded path (servlet path plus path info), ignoring one
  * trailing slash. Asynchronous processing ({@code startAsync}) is refused on covered requests, because
