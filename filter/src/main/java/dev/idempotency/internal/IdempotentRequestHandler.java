@@ -285,6 +285,14 @@ public final class IdempotentRequestHandler {
         } catch (IOException | ServletException | RuntimeException e) {
             transaction.rollback();
             refuseAsynchronous(id.operation(), request);
+            if (SqlDialect.sqlState(e).filter(dialect::isTransactionConflict).isPresent()) {
+                // A serialization failure or deadlock inside the application: nothing is kept, and the same
+                // request may well succeed when retried, so say so with a retryable status.
+                throw new ProblemException(
+                        Problem.TRANSACTION_CONFLICT,
+                        "the database aborted this request's transaction to protect its isolation level; nothing"
+                                + " was kept; retry with the same key");
+            }
             LOG.log(Level.WARNING, id.operation() + " failed and was rolled back", e);
             throw new ProblemException(
                     Problem.APPLICATION_FAILED,

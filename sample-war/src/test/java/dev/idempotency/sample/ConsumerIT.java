@@ -128,6 +128,29 @@ class ConsumerIT extends SampleContainerTest {
         assertEquals(150, Database.count("SELECT count(*) FROM credit_ledger WHERE account_id = " + account));
     }
 
+    @Test
+    void purgeDeletesOnlyRecordsOlderThanTheRetentionInBoundedBatches() throws Exception {
+        String old = "purge-test-" + UUID.randomUUID();
+        for (int i = 0; i < 3; i++) {
+            Database.execute("INSERT INTO processed_message (subscriber, message_id, processed_at) VALUES"
+                    + " ('purge-test', '" + old + "-" + i + "', now() - interval '2 hours')");
+        }
+        String recent = "purge-test-" + UUID.randomUUID();
+        Database.execute("INSERT INTO processed_message (subscriber, message_id, processed_at) VALUES"
+                + " ('purge-test', '" + recent + "', now())");
+        Api api = new Api(base);
+
+        List<String> purged = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            purged.add(api.post("alice", "api/test/processed-messages/purge?retention=PT1H&batch=2", null, "")
+                    .body());
+        }
+
+        assertEquals(List.of("2", "1", "0"), purged);
+        assertEquals(1, Database.count("SELECT count(*) FROM processed_message WHERE subscriber = 'purge-test'"));
+        assertEquals(1, processedCount("purge-test", recent));
+    }
+
     private static HttpResponse<String> credit(Api api, long account, String messageId, long amount) {
         return api.post(
                 "alice",

@@ -107,6 +107,22 @@ class FailureIT extends SampleContainerTest {
         assertEquals(1000, Database.balance(account));
     }
 
+    @Test
+    void serializationFailureInsideTheApplicationIsARetryable503AndKeepsNothing() {
+        HttpResponse<String> conflict = Api.send(api.request("alice", "api/test-conflict?account=" + account)
+                .header("Idempotency-Key", key)
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build());
+
+        assertEquals(503, conflict.statusCode(), conflict.body());
+        assertEquals(
+                "urn:dev.idempotency:problem:transaction-conflict",
+                Api.json(conflict).get("type").asText());
+        assertTrue(conflict.headers().firstValue("Retry-After").isPresent());
+        assertEquals(1000, Database.balance(account));
+        assertEquals(0, Database.recordCountForKey(key));
+    }
+
     private HttpResponse<String> post(String operation, String fault) {
         return api.post("alice", "api/test/accounts/" + account + "/" + fault, key, "{\"amount\": 100}");
     }

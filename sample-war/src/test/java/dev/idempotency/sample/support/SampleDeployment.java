@@ -1,10 +1,12 @@
 package dev.idempotency.sample.support;
 
 import dev.idempotency.sample.faults.AsyncServlet;
+import dev.idempotency.sample.faults.ConflictServlet;
 import dev.idempotency.sample.faults.FailingCreditProjection;
 import dev.idempotency.sample.faults.FailingCreditsResource;
 import dev.idempotency.sample.faults.FaultResource;
 import dev.idempotency.sample.faults.FormEchoServlet;
+import dev.idempotency.sample.faults.ProcessedMessagePurgeResource;
 import dev.idempotency.sample.faults.PublicEchoServlet;
 import java.io.File;
 import java.io.IOException;
@@ -53,7 +55,9 @@ public final class SampleDeployment {
                         AsyncServlet.class,
                         FormEchoServlet.class,
                         FailingCreditProjection.class,
-                        FailingCreditsResource.class)
+                        FailingCreditsResource.class,
+                        ConflictServlet.class,
+                        ProcessedMessagePurgeResource.class)
                 .addAsWebInfResource(
                         new File("src/test/resources/test-idempotency.properties"), "idempotency.properties");
     }
