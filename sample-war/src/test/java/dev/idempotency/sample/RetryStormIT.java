@@ -1,7 +1,6 @@
 package dev.idempotency.sample;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.Database;
@@ -99,7 +98,6 @@ class RetryStormIT extends SampleContainerTest {
                 assertEquals(stored, body, "a response for " + intent.key() + " differs from the stored one");
             }
         }
-        assertTrue(sent.get() >= REQUESTS);
         System.out.printf(
                 "retry storm: %d requests, %d responses dropped, %d mismatched reuses refused, %d keys%n",
                 sent.get(), dropped.get(), mismatches.get(), intents.size());
