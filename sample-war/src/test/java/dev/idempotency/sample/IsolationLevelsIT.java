@@ -4,18 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.Database;
+import dev.idempotency.sample.support.Duplicates;
 import dev.idempotency.sample.support.PostgresExtension;
 import dev.idempotency.sample.support.SampleDeployment;
 import java.io.IOException;
 import java.net.URL;
 import java.net.http.HttpResponse;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.OperateOnDeployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -73,28 +68,7 @@ class IsolationLevelsIT {
         long account = api.openAccount("alice", 1000);
         String key = UUID.randomUUID().toString();
         String path = "api/accounts/" + account + "/debits";
-        CountDownLatch start = new CountDownLatch(1);
-        ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
-        try {
-            List<Future<HttpResponse<String>>> replies = new ArrayList<>();
-            for (int i = 0; i < CLIENTS; i++) {
-                replies.add(clients.submit(() -> {
-                    start.await();
-                    return api.post("alice", path, key, "{\"amount\": 100}");
-                }));
-            }
-            start.countDown();
-            int executed = 0;
-            for (Future<HttpResponse<String>> reply : replies) {
-                HttpResponse<String> response = reply.get();
-                assertEquals(200, response.statusCode(), response.body());
-                assertEquals("{\"balance\":900}", response.body());
-                executed += response.headers().firstValue("Idempotent-Replayed").isEmpty() ? 1 : 0;
-            }
-            assertEquals(1, executed);
-        } finally {
-            clients.shutdownNow();
-        }
+        assertEquals(1, Duplicates.debitAtOnce(CLIENTS, client -> api, account, key, "{\"balance\":900}"));
 
         HttpResponse<String> mismatch = api.post("alice", path, key, "{\"amount\": 101}");
 

@@ -4,22 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.Database;
+import dev.idempotency.sample.support.Duplicates;
 import dev.idempotency.sample.support.LocalServer;
 import dev.idempotency.sample.support.SampleContainerTest;
 import dev.idempotency.sample.support.SampleDeployment;
 import java.io.File;
 import java.net.URL;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.junit.jupiter.api.AfterAll;
@@ -58,28 +52,10 @@ class MultiNodeIT extends SampleContainerTest {
         Api second = new Api(new URL("http://127.0.0.1:8180/sample/"));
         long account = first.openAccount("alice", 1000);
         String key = UUID.randomUUID().toString();
-        String path = "api/accounts/" + account + "/debits";
 
-        CountDownLatch start = new CountDownLatch(1);
-        ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
-        List<Future<HttpResponse<String>>> replies = new ArrayList<>();
-        for (int i = 0; i < CLIENTS; i++) {
-            Api node = i % 2 == 0 ? first : second;
-            replies.add(clients.submit(() -> {
-                start.await();
-                return node.post("alice", path, key, "{\"amount\": 100}");
-            }));
-        }
-        start.countDown();
+        int executed = Duplicates.debitAtOnce(
+                CLIENTS, client -> client % 2 == 0 ? first : second, account, key, "{\"balance\":900}");
 
-        int executed = 0;
-        for (Future<HttpResponse<String>> reply : replies) {
-            HttpResponse<String> response = reply.get();
-            assertEquals(200, response.statusCode(), response.body());
-            assertEquals("{\"balance\":900}", response.body());
-            executed += response.headers().firstValue("Idempotent-Replayed").isEmpty() ? 1 : 0;
-        }
-        clients.shutdown();
         assertEquals(1, executed, "exactly one node executed the debit");
         assertEquals(900, Database.balance(account));
         assertEquals(1, Database.recordCountForKey(key));
