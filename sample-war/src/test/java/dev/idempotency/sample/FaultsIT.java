@@ -75,9 +75,9 @@ class FaultsIT extends SampleContainerTest {
 
     @Test
     void backendTerminatedMidRequestPersistsNothingAndTheRetryExecutesOnce() throws Exception {
-        CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() -> Api.send(slowDebit(2500)));
+        CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() -> Api.send(slowDebit(4000)));
         long terminated = 0;
-        for (int attempt = 0; attempt < 40 && terminated == 0; attempt++) {
+        for (int attempt = 0; attempt < 70 && terminated == 0; attempt++) {
             Thread.sleep(50);
             // The request's backend, after the debit reached the database and while the application sleeps.
             terminated = Database.count("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE"
