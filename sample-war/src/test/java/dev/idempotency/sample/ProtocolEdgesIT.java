@@ -6,24 +6,43 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.Database;
-import dev.idempotency.sample.support.SampleContainerTest;
+import dev.idempotency.sample.support.PostgresExtension;
+import dev.idempotency.sample.support.SampleDeployment;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.URL;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The protocol's edges (draft-ietf-httpapi-idempotency-key-header): malformed keys, waiting duplicates,
  * oversized bodies, responses the filter cannot hold, header allowlist, safe methods. The test deployment
  * sets max-request-body 4096, max-response-body 8192 and lock-timeout PT2S.
  */
+@ExtendWith(PostgresExtension.class)
+@ExtendWith(ArquillianExtension.class)
 @RunAsClient
-class ProtocolEdgesIT extends SampleContainerTest {
+class ProtocolEdgesIT {
+    @Deployment(testable = false)
+    static WebArchive deployment() throws IOException {
+        // A short wait, so a duplicate behind a slow request gives up quickly.
+        return SampleDeployment.withExtraSettings("sample.war", "lock-timeout = PT2S");
+    }
+
+    @ArquillianResource
+    URL base;
+
     Api api;
     String key;
     long account;
