@@ -21,7 +21,6 @@ import java.util.regex.Pattern;
  */
 public final class IdempotencyConfig {
     public static final String DEFAULT_KEY_HEADER = "Idempotency-Key";
-    public static final String DEFAULT_ENTITY_MANAGER = "java:comp/env/persistence/idempotency";
     public static final String DEFAULT_DATABASE = "postgresql";
     public static final long DEFAULT_MAX_REQUEST_BODY_BYTES = 1024 * 1024;
     public static final List<String> DEFAULT_STORED_HEADERS = List.of("Content-Type", "Location");
@@ -50,7 +49,9 @@ public final class IdempotencyConfig {
     private final Duration keylessLogInterval;
     private final Duration purgeInterval;
     private final int purgeBatchSize;
-    private final String entityManagerName;
+    private final String dataSource;
+    private final String persistenceUnit;
+    private final String scopeHeader;
     private final String database;
     private final long maxRequestBodyBytes;
     private final List<String> storedHeaders;
@@ -70,7 +71,9 @@ public final class IdempotencyConfig {
         this.keylessLogInterval = b.keylessLogInterval;
         this.purgeInterval = b.purgeInterval;
         this.purgeBatchSize = b.purgeBatchSize;
-        this.entityManagerName = b.entityManagerName;
+        this.dataSource = b.dataSource;
+        this.persistenceUnit = b.persistenceUnit;
+        this.scopeHeader = b.scopeHeader;
         this.database = b.database;
         this.maxRequestBodyBytes = b.maxRequestBodyBytes;
         this.storedHeaders = List.copyOf(b.storedHeaders);
@@ -137,8 +140,22 @@ public final class IdempotencyConfig {
         return purgeBatchSize;
     }
 
-    public String entityManagerName() {
-        return entityManagerName;
+    /** The JNDI name of the datasource the records are written with, if set; otherwise found from the WAR. */
+    public Optional<String> dataSource() {
+        return Optional.ofNullable(dataSource);
+    }
+
+    /** The application's persistence unit whose JTA datasource the records share, if set. */
+    public Optional<String> persistenceUnit() {
+        return Optional.ofNullable(persistenceUnit);
+    }
+
+    /**
+     * The header a trusted gateway sets to the caller's identity, used as the scope of keyed requests that
+     * carry no container principal; empty means such requests get 401.
+     */
+    public Optional<String> scopeHeader() {
+        return Optional.ofNullable(scopeHeader);
     }
 
     public String database() {
@@ -185,8 +202,10 @@ public final class IdempotencyConfig {
     public String toString() {
         return "operations=" + operations + ", key-header=" + keyHeader + ", rollout-mode=" + rolloutMode
                 + ", rollout-refresh="
-                + rolloutRefresh + ", entity-manager="
-                + entityManagerName + ", database=" + database + ", max-request-body=" + maxRequestBodyBytes
+                + rolloutRefresh + ", datasource=" + (dataSource == null ? "from the WAR" : dataSource)
+                + ", persistence-unit=" + (persistenceUnit == null ? "the only JTA unit" : persistenceUnit)
+                + ", scope-header=" + (scopeHeader == null ? "none (principal only)" : scopeHeader)
+                + ", database=" + database + ", max-request-body=" + maxRequestBodyBytes
                 + ", stored-headers=" + storedHeaders + ", storable-statuses=" + storableStatuses + ", retention="
                 + retention + ", max-response-body=" + maxResponseBodyBytes + ", lock-timeout=" + lockTimeout
                 + ", transaction-timeout=" + (transactionTimeout == null ? "container default" : transactionTimeout)
@@ -207,7 +226,9 @@ public final class IdempotencyConfig {
         private Duration keylessLogInterval = DEFAULT_KEYLESS_LOG_INTERVAL;
         private Duration purgeInterval = DEFAULT_PURGE_INTERVAL;
         private int purgeBatchSize = DEFAULT_PURGE_BATCH_SIZE;
-        private String entityManagerName = DEFAULT_ENTITY_MANAGER;
+        private String dataSource;
+        private String persistenceUnit;
+        private String scopeHeader;
         private String database = DEFAULT_DATABASE;
         private long maxRequestBodyBytes = DEFAULT_MAX_REQUEST_BODY_BYTES;
         private List<String> storedHeaders = DEFAULT_STORED_HEADERS;
@@ -302,13 +323,37 @@ public final class IdempotencyConfig {
             return this;
         }
 
-        /** @throws ConfigurationException if the name is blank */
-        public Builder entityManagerName(String jndiName) {
+        /** @throws ConfigurationException if the name is blank, or {@code persistence-unit} is set too */
+        public Builder dataSource(String jndiName) {
             if (jndiName.isBlank()) {
                 throw new ConfigurationException(
-                        "entity-manager must be a JNDI name such as " + DEFAULT_ENTITY_MANAGER + ", was blank");
+                        "datasource must be a JNDI name such as java:jboss/datasources/AppDS, was blank");
             }
-            this.entityManagerName = jndiName;
+            if (persistenceUnit != null) {
+                throw new ConfigurationException("datasource and persistence-unit are both set; set one of them");
+            }
+            this.dataSource = jndiName.trim();
+            return this;
+        }
+
+        /** @throws ConfigurationException if the name is blank, or {@code datasource} is set too */
+        public Builder persistenceUnit(String unitName) {
+            if (unitName.isBlank()) {
+                throw new ConfigurationException("persistence-unit must name a unit in persistence.xml, was blank");
+            }
+            if (dataSource != null) {
+                throw new ConfigurationException("datasource and persistence-unit are both set; set one of them");
+            }
+            this.persistenceUnit = unitName.trim();
+            return this;
+        }
+
+        /** @throws ConfigurationException if the name is not an HTTP header token */
+        public Builder scopeHeader(String name) {
+            if (!TOKEN.matcher(name).matches()) {
+                throw new ConfigurationException("scope-header must be an HTTP header name, was '" + name + "'");
+            }
+            this.scopeHeader = name;
             return this;
         }
 

@@ -29,7 +29,9 @@ public final class SettingsParser {
     public static final String INIT_PARAM_KEYLESS_LOG_INTERVAL = "keyless-log-interval";
     public static final String INIT_PARAM_PURGE_INTERVAL = "purge-interval";
     public static final String INIT_PARAM_PURGE_BATCH_SIZE = "purge-batch-size";
-    public static final String INIT_PARAM_ENTITY_MANAGER = "entity-manager";
+    public static final String INIT_PARAM_DATASOURCE = "datasource";
+    public static final String INIT_PARAM_PERSISTENCE_UNIT = "persistence-unit";
+    public static final String INIT_PARAM_SCOPE_HEADER = "scope-header";
     public static final String INIT_PARAM_DATABASE = "database";
     public static final String INIT_PARAM_MAX_REQUEST_BODY = "max-request-body";
     public static final String INIT_PARAM_STORED_HEADERS = "stored-headers";
@@ -50,7 +52,9 @@ public final class SettingsParser {
             INIT_PARAM_KEYLESS_LOG_INTERVAL,
             INIT_PARAM_PURGE_INTERVAL,
             INIT_PARAM_PURGE_BATCH_SIZE,
-            INIT_PARAM_ENTITY_MANAGER,
+            INIT_PARAM_DATASOURCE,
+            INIT_PARAM_PERSISTENCE_UNIT,
+            INIT_PARAM_SCOPE_HEADER,
             INIT_PARAM_DATABASE,
             INIT_PARAM_MAX_REQUEST_BODY,
             INIT_PARAM_STORED_HEADERS,
@@ -104,7 +108,9 @@ public final class SettingsParser {
                 settings,
                 INIT_PARAM_KEYLESS_LOG_INTERVAL,
                 value -> builder.keylessLogInterval(duration(INIT_PARAM_KEYLESS_LOG_INTERVAL, value)));
-        ifPresent(settings, INIT_PARAM_ENTITY_MANAGER, builder::entityManagerName);
+        ifPresent(settings, INIT_PARAM_DATASOURCE, builder::dataSource);
+        ifPresent(settings, INIT_PARAM_PERSISTENCE_UNIT, builder::persistenceUnit);
+        ifPresent(settings, INIT_PARAM_SCOPE_HEADER, builder::scopeHeader);
         ifPresent(settings, INIT_PARAM_DATABASE, builder::database);
         ifPresent(
                 settings,

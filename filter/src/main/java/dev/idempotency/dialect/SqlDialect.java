@@ -35,6 +35,15 @@ public abstract class SqlDialect {
     public abstract String claimStatement();
 
     /**
+     * Reads a committed record. Parameters: scope, operation, request key. Columns: request, status, headers
+     * JSON, body, expires_at.
+     */
+    public String selectRequestResultStatement() {
+        return "SELECT request, response_status, response_headers, response_body, expires_at FROM request_result"
+                + " WHERE scope = ? AND operation = ? AND request_key = ?";
+    }
+
+    /**
      * Writes the final response into the claimed record. Parameters: status, headers JSON, body, then
      * scope, operation, request key.
      */

@@ -3,11 +3,10 @@ package dev.idempotency.internal;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.store.RequestResultStore;
 import dev.idempotency.tx.JtaTransaction;
-import jakarta.persistence.EntityManager;
 import java.util.Optional;
-import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.sql.DataSource;
 
 /**
  * Deletes expired {@code request_result} rows, on the container's scheduler: in bounded batches, each in a
@@ -20,15 +19,12 @@ final class ExpiredRecordPurge implements Runnable {
     private static final Logger LOG = Logger.getLogger(ExpiredRecordPurge.class.getName());
 
     private final JtaTransaction transaction;
-    private final Supplier<EntityManager> entityManagers;
-    private final SqlDialect dialect;
+    private final RequestResultStore store;
     private final int batchSize;
 
-    ExpiredRecordPurge(
-            JtaTransaction transaction, Supplier<EntityManager> entityManagers, SqlDialect dialect, int batchSize) {
+    ExpiredRecordPurge(JtaTransaction transaction, DataSource dataSource, SqlDialect dialect, int batchSize) {
         this.transaction = transaction;
-        this.entityManagers = entityManagers;
-        this.dialect = dialect;
+        this.store = new RequestResultStore(dataSource, dialect);
         this.batchSize = batchSize;
     }
 
@@ -55,7 +51,7 @@ final class ExpiredRecordPurge implements Runnable {
     private int purgeOneBatch() {
         transaction.begin(Optional.empty());
         try {
-            int deleted = new RequestResultStore(entityManagers.get(), dialect).purgeExpired(batchSize);
+            int deleted = store.purgeExpired(batchSize);
             transaction.commit();
             return deleted;
         } finally {

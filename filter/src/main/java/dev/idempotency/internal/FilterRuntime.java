@@ -8,7 +8,6 @@ import dev.idempotency.rollout.KeylessTelemetry;
 import dev.idempotency.rollout.RolloutModes;
 import dev.idempotency.tx.JtaTransaction;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
-import jakarta.persistence.EntityManager;
 import jakarta.servlet.ServletContext;
 import jakarta.transaction.UserTransaction;
 import java.io.IOException;
@@ -47,20 +46,22 @@ public final class FilterRuntime {
     private final ScheduledFuture<?> keylessSummary;
     private final ScheduledFuture<?> purge;
 
-    private FilterRuntime(String filterName, IdempotencyConfig config, UserTransaction userTransaction) {
+    private final String dataSourceOrigin;
+
+    private FilterRuntime(
+            String filterName,
+            IdempotencyConfig config,
+            UserTransaction userTransaction,
+            ApplicationDataSource.Found dataSource) {
         this.filterName = filterName;
         this.config = config;
+        this.dataSourceOrigin = "'" + dataSource.jndiName() + "', " + dataSource.origin();
         SqlDialect dialect = SqlDialect.forDatabase(config.database());
         JtaTransaction transaction = new JtaTransaction(userTransaction);
-        String entityManagerName = config.entityManagerName();
         this.rolloutModes = new RolloutModes(
-                config.rolloutMode(),
-                config.rolloutRefresh(),
-                transaction,
-                () -> entityManager(entityManagerName),
-                dialect);
-        this.handler = new IdempotentRequestHandler(
-                config, transaction, () -> entityManager(entityManagerName), dialect, keylessTelemetry);
+                config.rolloutMode(), config.rolloutRefresh(), transaction, dataSource.dataSource(), dialect);
+        this.handler =
+                new IdempotentRequestHandler(config, transaction, dataSource.dataSource(), dialect, keylessTelemetry);
         Optional<ManagedScheduledExecutorService> scheduler = lookup(SCHEDULER, ManagedScheduledExecutorService.class);
         if (scheduler.isEmpty()) {
             LOG.warning("no " + SCHEDULER + "; expired records are not purged and keyless counts are not logged");
@@ -69,8 +70,7 @@ public final class FilterRuntime {
         long purgeSeconds = config.purgeInterval().toSeconds();
         this.purge = scheduler
                 .map(s -> s.scheduleWithFixedDelay(
-                        new ExpiredRecordPurge(
-                                transaction, () -> entityManager(entityManagerName), dialect, config.purgeBatchSize()),
+                        new ExpiredRecordPurge(transaction, dataSource.dataSource(), dialect, config.purgeBatchSize()),
                         purgeSeconds,
                         purgeSeconds,
                         TimeUnit.SECONDS))
@@ -92,7 +92,8 @@ public final class FilterRuntime {
             FilterRuntime runtime = create(servletContext, filterName, initParameters);
             servletContext.setAttribute(ATTRIBUTE_PREFIX + filterName, runtime);
             LOG.info(() -> "Idempotency filter '" + filterName + "' protects "
-                    + runtime.config.operations().size() + " operation(s): " + runtime.config);
+                    + runtime.config.operations().size() + " operation(s), with records on datasource "
+                    + runtime.dataSourceOrigin + ": " + runtime.config);
             return runtime;
         }
     }
@@ -136,12 +137,8 @@ public final class FilterRuntime {
             UserTransaction userTransaction = lookup(USER_TRANSACTION, UserTransaction.class)
                     .orElseThrow(() -> new ConfigurationException("no UserTransaction at " + USER_TRANSACTION
                             + "; the filter needs a Jakarta EE container with JTA"));
-            if (lookup(config.entityManagerName(), EntityManager.class).isEmpty()) {
-                throw new ConfigurationException("entity-manager: no EntityManager at '" + config.entityManagerName()
-                        + "'; declare a <persistence-context-ref> named 'persistence/idempotency' in web.xml, or"
-                        + " set entity-manager to its JNDI name");
-            }
-            return new FilterRuntime(filterName, config, userTransaction);
+            return new FilterRuntime(
+                    filterName, config, userTransaction, ApplicationDataSource.find(config, servletContext));
         } catch (ConfigurationException e) {
             throw new ConfigurationException("idempotency filter '" + filterName + "': " + e.getMessage());
         }
@@ -195,14 +192,5 @@ public final class FilterRuntime {
         } catch (NamingException e) {
             return Optional.empty();
         }
-    }
-
-    /**
-     * Looked up per use: the specification does not promise that an entity manager reference may be shared
-     * between threads, only that each lookup gives one bound to the caller's transaction.
-     */
-    private static EntityManager entityManager(String name) {
-        return lookup(name, EntityManager.class)
-                .orElseThrow(() -> new IllegalStateException("no EntityManager at '" + name + "'"));
     }
 }

@@ -20,12 +20,11 @@ import dev.idempotency.servlet.ProblemException;
 import dev.idempotency.servlet.ProblemResponse;
 import dev.idempotency.servlet.ResponseWriter;
 import dev.idempotency.store.ClaimOutcome;
-import dev.idempotency.store.RequestResult;
 import dev.idempotency.store.RequestResultId;
 import dev.idempotency.store.RequestResultStore;
+import dev.idempotency.store.StoredRecord;
 import dev.idempotency.store.StoredResponse;
 import dev.idempotency.tx.JtaTransaction;
-import jakarta.persistence.EntityManager;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -34,15 +33,16 @@ import java.io.IOException;
 import java.security.Principal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.sql.DataSource;
 
 /**
  * The request path for one covered operation, in one straight line: key and scope, canonical request,
@@ -59,6 +59,11 @@ public final class IdempotentRequestHandler {
 
     private static final Logger LOG = Logger.getLogger(IdempotentRequestHandler.class.getName());
 
+    /** Marks scopes taken from the {@code scope-header}, so they never equal a principal's name by accident. */
+    static final String SCOPE_HEADER_PREFIX = "header:";
+
+    static final int MAX_SCOPE_HEADER_LENGTH = 255;
+
     /** A claim that keeps hitting serialization failures gives up after this many transactions. */
     static final int MAX_CLAIM_TRANSACTIONS = 3;
 
@@ -68,20 +73,20 @@ public final class IdempotentRequestHandler {
     private final IdempotencyKeyHeader keyHeader;
     private final RequestCanonicalizer canonicalizer = new RequestCanonicalizer();
     private final JtaTransaction transaction;
-    private final Supplier<EntityManager> entityManagers;
+    private final RequestResultStore store;
     private final SqlDialect dialect;
     private final KeylessTelemetry keylessTelemetry;
 
     public IdempotentRequestHandler(
             IdempotencyConfig config,
             JtaTransaction transaction,
-            Supplier<EntityManager> entityManagers,
+            DataSource dataSource,
             SqlDialect dialect,
             KeylessTelemetry keylessTelemetry) {
         this.config = config;
         this.keyHeader = new IdempotencyKeyHeader(config.keyHeader());
         this.transaction = transaction;
-        this.entityManagers = entityManagers;
+        this.store = new RequestResultStore(dataSource, dialect);
         this.dialect = dialect;
         this.keylessTelemetry = keylessTelemetry;
     }
@@ -157,16 +162,33 @@ public final class IdempotentRequestHandler {
         config.keylessLink().ifPresent(link -> response.addHeader("Link", "<" + link + ">; rel=\"describedby\""));
     }
 
-    /** Keys are scoped by the authenticated caller; an anonymous caller must never share a scope. */
-    private static String scopeOf(HttpServletRequest request, Operation operation) throws ProblemException {
+    /**
+     * Keys are scoped by the authenticated caller; an anonymous caller must never share a scope. Without a
+     * container principal, the {@code scope-header} a trusted gateway sets is the caller's identity, prefixed
+     * so that it can never name the same scope as a principal.
+     */
+    private String scopeOf(HttpServletRequest request, Operation operation) throws ProblemException {
         Principal principal = request.getUserPrincipal();
-        if (principal == null) {
+        if (principal != null) {
+            return principal.getName();
+        }
+        if (config.scopeHeader().isEmpty()) {
             throw new ProblemException(
                     Problem.AUTHENTICATION_REQUIRED,
                     operation.contract() + " scopes idempotency keys by the authenticated caller; authenticate and"
                             + " retry with the same key");
         }
-        return principal.getName();
+        String header = config.scopeHeader().get();
+        List<String> values = Collections.list(request.getHeaders(header));
+        if (values.size() != 1 || values.get(0).isBlank() || values.get(0).length() > MAX_SCOPE_HEADER_LENGTH) {
+            throw new ProblemException(
+                    Problem.AUTHENTICATION_REQUIRED,
+                    operation.contract() + " scopes idempotency keys by the caller named in the " + header
+                            + " header, which must be sent once, non-blank and at most " + MAX_SCOPE_HEADER_LENGTH
+                            + " characters long; send the request through the gateway that sets it, or"
+                            + " authenticate, and retry with the same key");
+        }
+        return SCOPE_HEADER_PREFIX + values.get(0).trim();
     }
 
     private void claimAndAnswer(
@@ -180,14 +202,13 @@ public final class IdempotentRequestHandler {
         for (int attempt = 1; ; attempt++) {
             transaction.begin(config.transactionTimeout());
             try {
-                RequestResultStore store = new RequestResultStore(entityManagers.get(), dialect);
-                ClaimOutcome outcome = claim(store, id, canonical, retention);
+                ClaimOutcome outcome = claim(id, canonical, retention);
                 if (outcome instanceof ClaimOutcome.Existing existing) {
                     // The transaction only read; end it before answering so the connection goes back at once.
                     transaction.rollback();
                     answerExisting(existing.record(), canonical, response);
                 } else {
-                    execute(store, id, retention, request, response, chain);
+                    execute(id, retention, request, response, chain);
                 }
                 return;
             } catch (TransactionConflictException e) {
@@ -216,10 +237,10 @@ public final class IdempotentRequestHandler {
             HttpServletResponse response,
             FilterChain chain)
             throws IOException, ServletException, ProblemException {
-        Optional<RequestResult> stored;
+        Optional<StoredRecord> stored;
         transaction.begin(config.transactionTimeout());
         try {
-            stored = new RequestResultStore(entityManagers.get(), dialect).find(id);
+            stored = store.find(id);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "reading " + id + " failed", e);
             throw new ProblemException(
@@ -235,8 +256,7 @@ public final class IdempotentRequestHandler {
         }
     }
 
-    private ClaimOutcome claim(
-            RequestResultStore store, RequestResultId id, CanonicalRequest canonical, Duration retention)
+    private ClaimOutcome claim(RequestResultId id, CanonicalRequest canonical, Duration retention)
             throws ProblemException {
         try {
             return store.claim(id, canonical.text(), retention, config.lockTimeout());
@@ -255,16 +275,16 @@ public final class IdempotentRequestHandler {
         }
     }
 
-    private void answerExisting(RequestResult record, CanonicalRequest canonical, HttpServletResponse response)
+    private void answerExisting(StoredRecord record, CanonicalRequest canonical, HttpServletResponse response)
             throws IOException, ProblemException {
         if (!record.request().equals(canonical.text())) {
             throw new ProblemException(
                     Problem.KEY_REUSED,
                     "this " + config.keyHeader() + " was already used for a different request to "
-                            + record.operation() + " (it differs at " + canonical.differencesFrom(record.request())
+                            + record.id().operation() + " (it differs at " + canonical.differencesFrom(record.request())
                             + "); send a new key for a new request, or resend the original request unchanged");
         }
-        StoredResponse stored = RequestResultStore.storedResponse(record);
+        StoredResponse stored = record.response();
         Map<String, List<String>> headers = new LinkedHashMap<>(stored.headers());
         headers.put(REPLAYED_HEADER, List.of("true"));
         headers.put(EXPIRES_HEADER, List.of(HttpDates.format(record.expiresAt())));
@@ -272,7 +292,6 @@ public final class IdempotentRequestHandler {
     }
 
     private void execute(
-            RequestResultStore store,
             RequestResultId id,
             Duration retention,
             BufferedBodyRequest request,

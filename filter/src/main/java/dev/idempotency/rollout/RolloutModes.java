@@ -1,18 +1,20 @@
 package dev.idempotency.rollout;
 
+import dev.idempotency.StoreException;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.tx.JtaTransaction;
-import jakarta.persistence.EntityManager;
-import java.sql.Timestamp;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.sql.DataSource;
 
 /**
  * Every operation's rollout mode, read from the {@code idempotency_rollout} table and cached for {@code
@@ -35,7 +37,7 @@ public final class RolloutModes {
     private final RolloutMode defaultMode;
     private final Duration refresh;
     private final JtaTransaction transaction;
-    private final Supplier<EntityManager> entityManagers;
+    private final DataSource dataSource;
     private final SqlDialect dialect;
     private final Instant defaultSince = Instant.now();
     private volatile Snapshot snapshot;
@@ -44,12 +46,12 @@ public final class RolloutModes {
             RolloutMode defaultMode,
             Duration refresh,
             JtaTransaction transaction,
-            Supplier<EntityManager> entityManagers,
+            DataSource dataSource,
             SqlDialect dialect) {
         this.defaultMode = defaultMode;
         this.refresh = refresh;
         this.transaction = transaction;
-        this.entityManagers = entityManagers;
+        this.dataSource = dataSource;
         this.dialect = dialect;
     }
 
@@ -74,17 +76,20 @@ public final class RolloutModes {
     public void change(String operation, RolloutMode mode, String changedBy) {
         transaction.begin(Optional.empty());
         try {
-            EntityManager entityManager = entityManagers.get();
-            for (String statement :
-                    new String[] {dialect.upsertRolloutStatement(), dialect.insertRolloutHistoryStatement()}) {
-                entityManager
-                        .createNativeQuery(statement)
-                        .setParameter(1, operation)
-                        .setParameter(2, mode.name())
-                        .setParameter(3, changedBy)
-                        .executeUpdate();
+            try (Connection connection = dataSource.getConnection()) {
+                for (String statement :
+                        new String[] {dialect.upsertRolloutStatement(), dialect.insertRolloutHistoryStatement()}) {
+                    try (PreparedStatement write = connection.prepareStatement(statement)) {
+                        write.setString(1, operation);
+                        write.setString(2, mode.name());
+                        write.setString(3, changedBy);
+                        write.executeUpdate();
+                    }
+                }
             }
             transaction.commit();
+        } catch (SQLException e) {
+            throw new StoreException("switching the rollout mode of " + operation + " failed: " + e.getMessage(), e);
         } finally {
             transaction.rollback();
         }
@@ -111,36 +116,23 @@ public final class RolloutModes {
 
     private Map<String, Setting> read() {
         transaction.begin(Optional.empty());
-        try {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement select = connection.prepareStatement(dialect.selectRolloutStatement());
+                ResultSet rows = select.executeQuery()) {
             Map<String, Setting> settings = new TreeMap<>();
-            for (Object row : entityManagers
-                    .get()
-                    .createNativeQuery(dialect.selectRolloutStatement())
-                    .getResultList()) {
-                Object[] columns = (Object[]) row;
+            while (rows.next()) {
                 settings.put(
-                        (String) columns[0],
+                        rows.getString(1),
                         new Setting(
-                                RolloutMode.valueOf((String) columns[1]), (String) columns[2], instant(columns[3])));
+                                RolloutMode.valueOf(rows.getString(2)),
+                                rows.getString(3),
+                                rows.getTimestamp(4).toInstant()));
             }
             return settings;
+        } catch (SQLException e) {
+            throw new StoreException("reading idempotency_rollout failed: " + e.getMessage(), e);
         } finally {
             transaction.rollback();
         }
-    }
-
-    /** JDBC drivers and JPA providers disagree on the Java type of a timestamp column in a native query. */
-    private static Instant instant(Object value) {
-        if (value instanceof Timestamp timestamp) {
-            return timestamp.toInstant();
-        }
-        if (value instanceof OffsetDateTime offset) {
-            return offset.toInstant();
-        }
-        if (value instanceof Instant instant) {
-            return instant;
-        }
-        throw new IllegalStateException(
-                "unexpected timestamp type " + value.getClass().getName());
     }
 }

@@ -9,5 +9,5 @@ public sealed interface ClaimOutcome {
     record Claimed() implements ClaimOutcome {}
 
     /** Another execution committed a record under this key; compare requests, then replay or reject. */
-    record Existing(RequestResult record) implements ClaimOutcome {}
+    record Existing(StoredRecord record) implements ClaimOutcome {}
 }

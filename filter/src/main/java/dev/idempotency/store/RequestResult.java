@@ -1,5 +1,6 @@
 package dev.idempotency.store;
 
+import jakarta.persistence.Cacheable;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
@@ -12,11 +13,16 @@ import java.time.Instant;
  * the same transaction as the application's own effect. Mapped to the {@code request_result} table
  * (DDL in {@code META-INF/idempotency/postgresql.sql}).
  *
- * <p>The filter writes records only through {@link RequestResultStore}; this entity serves reads and
- * administration. Never offer another write path that edits stored requests: a record is a promise made
- * to a client. Not thread-safe, like every JPA entity.
+ * <p>The filter itself reads and writes records with plain JDBC through {@link RequestResultStore}, on the
+ * application's JTA datasource, so it needs no persistence unit and adds nothing to the application's. This
+ * entity is the mapping for applications that want to read records with JPA (reports, support tools): list
+ * it in a persistence unit whose schema generation is off, because a generated table would lose the
+ * byte-wise key collation and the key check. Never write records through it: a record is a promise made to
+ * a client. Not cached ({@code @Cacheable(false)}): the filter's writes bypass any shared cache, which would
+ * otherwise serve stale rows (EclipseLink's is on by default). Not thread-safe, like every JPA entity.
  */
 @Entity
+@Cacheable(false)
 @Table(name = "request_result")
 @IdClass(RequestResultId.class)
 public class RequestResult {

@@ -4,21 +4,29 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.idempotency.RequestInProgressException;
+import dev.idempotency.StoreException;
 import dev.idempotency.TransactionConflictException;
 import dev.idempotency.dialect.SqlDialect;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import javax.sql.DataSource;
 
 /**
- * Reads and writes {@code request_result} rows in the caller's transaction. It does I/O only: the
- * decisions (replay, reject, store or not) belong to the caller. It knows nothing of HTTP.
+ * Reads and writes {@code request_result} rows in the caller's JTA transaction, with plain JDBC on the
+ * application's own JTA datasource. Inside one transaction every connection taken from that datasource is
+ * the application's connection (the container shares it), so the record and the application's work commit
+ * together. It does I/O only: the decisions (replay, reject, store or not) belong to the caller, and it
+ * knows nothing of HTTP. It returns values, never a managed entity.
  *
- * <p>Not thread-safe: create one per transaction, with that transaction's entity manager.
+ * <p>Thread-safe: it holds only the datasource and the dialect; each call borrows a connection handle.
  */
 public final class RequestResultStore {
     /** A vanished winner is rare (purge, or a competitor rolled back twice); three tries is plenty. */
@@ -27,14 +35,11 @@ public final class RequestResultStore {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<LinkedHashMap<String, List<String>>> HEADERS = new TypeReference<>() {};
 
-    /** The standard JPA hint, in milliseconds; providers turn it into a JDBC query timeout. */
-    private static final String QUERY_TIMEOUT_HINT = "jakarta.persistence.query.timeout";
-
-    private final EntityManager entityManager;
+    private final DataSource dataSource;
     private final SqlDialect dialect;
 
-    public RequestResultStore(EntityManager entityManager, SqlDialect dialect) {
-        this.entityManager = entityManager;
+    public RequestResultStore(DataSource dataSource, SqlDialect dialect) {
+        this.dataSource = dataSource;
         this.dialect = dialect;
     }
 
@@ -46,67 +51,108 @@ public final class RequestResultStore {
      *     stayed taken but unreadable for {@value #MAX_CLAIM_ATTEMPTS} attempts; the transaction must roll back
      * @throws TransactionConflictException if the database aborted the transaction to keep its isolation
      *     level; the caller may retry in a new transaction
+     * @throws StoreException if the database failed otherwise
      */
     public ClaimOutcome claim(RequestResultId id, String canonicalRequest, Duration retention, Duration maxWait) {
-        for (int attempt = 1; attempt <= MAX_CLAIM_ATTEMPTS; attempt++) {
-            if (insertClaim(id, canonicalRequest, retention, maxWait) == 1) {
-                return new ClaimOutcome.Claimed();
+        try (Connection connection = dataSource.getConnection()) {
+            for (int attempt = 1; attempt <= MAX_CLAIM_ATTEMPTS; attempt++) {
+                if (insertClaim(connection, id, canonicalRequest, retention, maxWait) == 1) {
+                    return new ClaimOutcome.Claimed();
+                }
+                // Under Read Committed, ON CONFLICT can skip because of a row that is not in this statement's
+                // snapshot, so the winner is looked up by a separate statement with a fresh snapshot (PostgreSQL
+                // docs, "INSERT ... ON CONFLICT"; the chapter's Read Committed rule).
+                Optional<StoredRecord> existing = find(connection, id);
+                if (existing.isPresent()) {
+                    return new ClaimOutcome.Existing(existing.get());
+                }
             }
-            // Under Read Committed, ON CONFLICT can skip because of a row that is not in this statement's
-            // snapshot, so the winner is looked up by a separate statement with a fresh snapshot (PostgreSQL
-            // docs, "INSERT ... ON CONFLICT"; the chapter's Read Committed rule).
-            RequestResult existing = entityManager.find(RequestResult.class, id);
-            if (existing != null) {
-                return new ClaimOutcome.Existing(existing);
-            }
+        } catch (SQLException e) {
+            throw failure("claiming " + id, e);
         }
         throw new RequestInProgressException(
                 "the key " + id + " was taken but its record vanished " + MAX_CLAIM_ATTEMPTS + " times in a row");
     }
 
-    private int insertClaim(RequestResultId id, String canonicalRequest, Duration retention, Duration maxWait) {
-        try {
-            return entityManager
-                    .createNativeQuery(dialect.claimStatement())
-                    .setParameter(1, id.scope())
-                    .setParameter(2, id.operation())
-                    .setParameter(3, id.requestKey())
-                    .setParameter(4, canonicalRequest)
-                    .setParameter(5, retention.toString())
-                    // A JDBC query timeout bounds only this statement's wait on the unique index; unlike
-                    // SET LOCAL lock_timeout it costs no extra round trip and leaves the application's own
-                    // lock waits alone.
-                    .setHint(QUERY_TIMEOUT_HINT, (int) Math.min(maxWait.toMillis(), Integer.MAX_VALUE))
-                    .executeUpdate();
-        } catch (PersistenceException e) {
-            String sqlState = SqlDialect.sqlState(e).orElse("");
+    private int insertClaim(
+            Connection connection, RequestResultId id, String canonicalRequest, Duration retention, Duration maxWait)
+            throws SQLException {
+        try (PreparedStatement claim = connection.prepareStatement(dialect.claimStatement())) {
+            claim.setString(1, id.scope());
+            claim.setString(2, id.operation());
+            claim.setString(3, id.requestKey());
+            claim.setString(4, canonicalRequest);
+            claim.setString(5, retention.toString());
+            // A JDBC query timeout bounds only this statement's wait on the unique index; unlike SET LOCAL
+            // lock_timeout it costs no extra round trip and leaves the application's own lock waits alone.
+            claim.setQueryTimeout((int) Math.min(Math.max(1, maxWait.toSeconds()), Integer.MAX_VALUE));
+            return claim.executeUpdate();
+        } catch (SQLException e) {
+            String sqlState = Optional.ofNullable(e.getSQLState()).orElse("");
             if (dialect.isWaitTimeout(sqlState)) {
                 throw new RequestInProgressException(
                         "the key " + id + " is held by a request still running after " + maxWait);
-            }
-            if (dialect.isTransactionConflict(sqlState)) {
-                throw new TransactionConflictException("claiming " + id + " hit SQLSTATE " + sqlState, e);
             }
             throw e;
         }
     }
 
-    /** The committed record under {@code id}, if any; claims nothing. */
-    public Optional<RequestResult> find(RequestResultId id) {
-        return Optional.ofNullable(entityManager.find(RequestResult.class, id));
+    /**
+     * The committed record under {@code id}, if any; claims nothing.
+     *
+     * @throws StoreException if the database could not be read
+     */
+    public Optional<StoredRecord> find(RequestResultId id) {
+        try (Connection connection = dataSource.getConnection()) {
+            return find(connection, id);
+        } catch (SQLException e) {
+            throw failure("reading " + id, e);
+        }
     }
 
-    /** Writes the final response into the record this transaction claimed. */
+    private Optional<StoredRecord> find(Connection connection, RequestResultId id) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(dialect.selectRequestResultStatement())) {
+            select.setString(1, id.scope());
+            select.setString(2, id.operation());
+            select.setString(3, id.requestKey());
+            try (ResultSet row = select.executeQuery()) {
+                if (!row.next()) {
+                    return Optional.empty();
+                }
+                int status = row.getInt(2);
+                if (row.wasNull()) {
+                    // Only a transaction that also wrote the response ever commits, so this means someone
+                    // wrote to request_result outside the filter.
+                    throw new IllegalStateException("record " + id + " has no response");
+                }
+                byte[] body = row.getBytes(4);
+                StoredResponse response = new StoredResponse(
+                        status, readHeaders(id, row.getString(3)), body == null ? new byte[0] : body);
+                Timestamp expiresAt = row.getTimestamp(5);
+                return Optional.of(new StoredRecord(id, row.getString(1), response, expiresAt.toInstant()));
+            }
+        }
+    }
+
+    /**
+     * Writes the final response into the record this transaction claimed.
+     *
+     * @throws StoreException if the database refused the write
+     */
     public void complete(RequestResultId id, StoredResponse response) {
-        int updated = entityManager
-                .createNativeQuery(dialect.completeStatement())
-                .setParameter(1, response.status())
-                .setParameter(2, writeHeaders(response.headers()))
-                .setParameter(3, response.body())
-                .setParameter(4, id.scope())
-                .setParameter(5, id.operation())
-                .setParameter(6, id.requestKey())
-                .executeUpdate();
+        int updated;
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement complete = connection.prepareStatement(dialect.completeStatement())) {
+            complete.setInt(1, response.status());
+            complete.setString(2, writeHeaders(response.headers()));
+            complete.setBytes(3, response.body());
+            complete.setString(4, id.scope());
+            complete.setString(5, id.operation());
+            complete.setString(6, id.requestKey());
+            updated = complete.executeUpdate();
+        } catch (SQLException e) {
+            throw failure("completing " + id, e);
+        }
         if (updated != 1) {
             throw new IllegalStateException(
                     "the claimed record " + id + " was not found to complete; updated " + updated + " rows");
@@ -117,27 +163,31 @@ public final class RequestResultStore {
      * Deletes at most {@code maxRows} records whose retention has passed, in the current transaction.
      *
      * @return how many were deleted; fewer than {@code maxRows} means none are left for now
+     * @throws StoreException if the database refused the delete
      */
     public int purgeExpired(int maxRows) {
-        return entityManager
-                .createNativeQuery(dialect.purgeExpiredRequestsStatement())
-                .setParameter(1, maxRows)
-                .executeUpdate();
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement purge = connection.prepareStatement(dialect.purgeExpiredRequestsStatement())) {
+            purge.setInt(1, maxRows);
+            return purge.executeUpdate();
+        } catch (SQLException e) {
+            throw failure("purging expired records", e);
+        }
     }
 
-    /** The response a committed record holds, ready to replay. */
-    public static StoredResponse storedResponse(RequestResult record) {
-        if (record.responseStatus() == null) {
-            // Only a transaction that also wrote the response ever commits, so this means someone wrote
-            // to request_result outside the filter.
-            throw new IllegalStateException("record " + record.id() + " has no response");
+    private RuntimeException failure(String what, SQLException e) {
+        String sqlState = Optional.ofNullable(e.getSQLState()).orElse("");
+        if (dialect.isTransactionConflict(sqlState)) {
+            return new TransactionConflictException(what + " hit SQLSTATE " + sqlState, e);
         }
+        return new StoreException(what + " failed: SQLSTATE " + sqlState + ", " + e.getMessage(), e);
+    }
+
+    private static Map<String, List<String>> readHeaders(RequestResultId id, String json) {
         try {
-            Map<String, List<String>> headers = JSON.readValue(record.responseHeaders(), HEADERS);
-            byte[] body = record.responseBody() == null ? new byte[0] : record.responseBody();
-            return new StoredResponse(record.responseStatus(), headers, body);
+            return JSON.readValue(json, HEADERS);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("record " + record.id() + " has unreadable headers", e);
+            throw new IllegalStateException("record " + id + " has unreadable headers", e);
         }
     }
 

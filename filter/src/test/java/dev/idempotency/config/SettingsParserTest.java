@@ -173,7 +173,9 @@ class SettingsParserTest {
                 () -> assertEquals(Optional.empty(), config.keylessSunset()),
                 () -> assertEquals(Optional.empty(), config.keylessLink()),
                 () -> assertEquals(Duration.ofMinutes(5), config.keylessLogInterval()),
-                () -> assertEquals("java:comp/env/persistence/idempotency", config.entityManagerName()),
+                () -> assertEquals(Optional.empty(), config.dataSource()),
+                () -> assertEquals(Optional.empty(), config.persistenceUnit()),
+                () -> assertEquals(Optional.empty(), config.scopeHeader()),
                 () -> assertEquals("postgresql", config.database()),
                 () -> assertEquals(1_048_576L, config.maxRequestBodyBytes()),
                 () -> assertEquals(List.of("Content-Type", "Location"), config.storedHeaders()),
@@ -196,7 +198,8 @@ class SettingsParserTest {
         settings.put("keyless-sunset", "2027-03-01T00:00:00Z");
         settings.put("keyless-link", "https://example.com/docs/keys");
         settings.put("keyless-log-interval", "PT1M");
-        settings.put("entity-manager", "java:app/em");
+        settings.put("datasource", " java:jboss/datasources/AppDS ");
+        settings.put("scope-header", "X-Authenticated-User");
         settings.put("database", " PostgreSQL ");
         settings.put("max-request-body", "2048");
         settings.put("stored-headers", "Location, Content-Type, ETag, location,");
@@ -215,7 +218,8 @@ class SettingsParserTest {
                 () -> assertEquals(Optional.of(Instant.parse("2027-03-01T00:00:00Z")), config.keylessSunset()),
                 () -> assertEquals(Optional.of(URI.create("https://example.com/docs/keys")), config.keylessLink()),
                 () -> assertEquals(Duration.ofMinutes(1), config.keylessLogInterval()),
-                () -> assertEquals("java:app/em", config.entityManagerName()),
+                () -> assertEquals(Optional.of("java:jboss/datasources/AppDS"), config.dataSource()),
+                () -> assertEquals(Optional.of("X-Authenticated-User"), config.scopeHeader()),
                 () -> assertEquals("postgresql", config.database()),
                 () -> assertEquals(2048L, config.maxRequestBodyBytes()),
                 () -> assertEquals(List.of("Content-Type", "ETag", "Location"), config.storedHeaders()),
@@ -422,8 +426,27 @@ class SettingsParserTest {
     }
 
     @Test
-    void refusesBlankEntityManager() {
-        assertRefused(with("entity-manager", "  "), "entity-manager");
+    void refusesBlankDataSource() {
+        assertRefused(with("datasource", "  "), "datasource");
+    }
+
+    @Test
+    void refusesDataSourceAndPersistenceUnitTogether() {
+        Map<String, String> settings = with("datasource", "java:/AppDS");
+        settings.put("persistence-unit", "app");
+        assertRefused(settings, "datasource and persistence-unit");
+    }
+
+    @Test
+    void readsPersistenceUnit() {
+        assertEquals(
+                Optional.of("orders"),
+                SettingsParser.parse(with("persistence-unit", "orders")).persistenceUnit());
+    }
+
+    @Test
+    void refusesScopeHeaderThatIsNotAHeaderName() {
+        assertRefused(with("scope-header", "X User"), "scope-header", "X User");
     }
 
     @Test

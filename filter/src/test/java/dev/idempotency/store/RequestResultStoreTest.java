@@ -5,78 +5,107 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.RequestInProgressException;
+import dev.idempotency.StoreException;
 import dev.idempotency.TransactionConflictException;
 import dev.idempotency.dialect.PostgreSqlDialect;
 import dev.idempotency.testing.StrictProxy;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceException;
-import jakarta.persistence.Query;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntSupplier;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The claim's handling of what the database answers, without a database. */
 class RequestResultStoreTest {
     private static final RequestResultId ID = new RequestResultId("alice", "debit:v1", "key-1");
+    private static final PostgreSqlDialect DIALECT = new PostgreSqlDialect();
 
     private final StrictProxy proxies = new StrictProxy();
     private final Map<Integer, Object> parameters = new HashMap<>();
-    private final List<Object> timeoutHints = new ArrayList<>();
+    private final List<Object> queryTimeouts = new ArrayList<>();
     private int inserts;
     private int finds;
+    private int openConnections;
 
-    /** An entity manager whose claim INSERT answers with {@code insert} and whose find answers null. */
-    private EntityManager entityManager(IntSupplier insert) {
-        Map<String, StrictProxy.Answer> queryAnswers = new HashMap<>();
-        Query[] query = new Query[1];
-        queryAnswers.put("setParameter", args -> {
+    /** A datasource whose claim INSERT answers with {@code insert} and whose lookup finds no row. */
+    private DataSource dataSource(InsertAnswer insert) {
+        Map<String, StrictProxy.Answer> claimAnswers = new HashMap<>();
+        PreparedStatement[] claim = new PreparedStatement[1];
+        claimAnswers.put("setString", args -> {
             parameters.put((Integer) args[0], args[1]);
-            return query[0];
-        });
-        queryAnswers.put("setHint", args -> {
-            assertEquals("jakarta.persistence.query.timeout", args[0]);
-            timeoutHints.add(args[1]);
-            return query[0];
-        });
-        queryAnswers.put("executeUpdate", args -> {
-            inserts++;
-            return insert.getAsInt();
-        });
-        query[0] = proxies.of(Query.class, queryAnswers);
-
-        Map<String, StrictProxy.Answer> answers = new HashMap<>();
-        answers.put("createNativeQuery", args -> {
-            assertEquals(new PostgreSqlDialect().claimStatement(), args[0]);
-            return query[0];
-        });
-        answers.put("find", args -> {
-            finds++;
-            assertSame(RequestResult.class, args[0]);
-            assertEquals(ID, args[1]);
             return null;
         });
-        return proxies.of(EntityManager.class, answers);
+        claimAnswers.put("setQueryTimeout", args -> {
+            queryTimeouts.add(args[0]);
+            return null;
+        });
+        claimAnswers.put("executeUpdate", args -> {
+            inserts++;
+            return insert.rows();
+        });
+        claimAnswers.put("close", args -> null);
+        claim[0] = proxies.of(PreparedStatement.class, claimAnswers);
+
+        ResultSet noRow = proxies.of(ResultSet.class, Map.of("next", args -> false, "close", args -> null));
+        Map<String, StrictProxy.Answer> selectAnswers = new HashMap<>();
+        selectAnswers.put("setString", args -> {
+            assertEquals(List.of("alice", "debit:v1", "key-1").get((Integer) args[0] - 1), args[1]);
+            return null;
+        });
+        selectAnswers.put("executeQuery", args -> {
+            finds++;
+            return noRow;
+        });
+        selectAnswers.put("close", args -> null);
+        PreparedStatement select = proxies.of(PreparedStatement.class, selectAnswers);
+
+        Map<String, StrictProxy.Answer> connectionAnswers = new HashMap<>();
+        connectionAnswers.put("prepareStatement", args -> {
+            if (args[0].equals(DIALECT.claimStatement())) {
+                return claim[0];
+            }
+            assertEquals(DIALECT.selectRequestResultStatement(), args[0]);
+            return select;
+        });
+        connectionAnswers.put("close", args -> {
+            openConnections--;
+            return null;
+        });
+        Connection connection = proxies.of(Connection.class, connectionAnswers);
+        return proxies.of(DataSource.class, Map.of("getConnection", args -> {
+            openConnections++;
+            return connection;
+        }));
     }
 
-    private RequestResultStore store(IntSupplier insert) {
-        return new RequestResultStore(entityManager(insert), new PostgreSqlDialect());
+    private RequestResultStore store(InsertAnswer insert) {
+        return new RequestResultStore(dataSource(insert), DIALECT);
     }
 
-    private static PersistenceException failure(String sqlState) {
-        return new PersistenceException("wrapped", new SQLException("database said no", sqlState));
+    private static SQLException failure(String sqlState) {
+        return new SQLException("database said no", sqlState);
+    }
+
+    /** What the claim INSERT answers: a row count, or the SQLException a real driver throws. */
+    @FunctionalInterface
+    private interface InsertAnswer {
+        int rows() throws SQLException;
     }
 
     @AfterEach
-    void noOtherCalls() {
+    void noOtherCallsAndEveryConnectionClosed() {
         assertEquals(List.of(), proxies.unexpectedCalls());
+        assertEquals(0, openConnections);
     }
 
     @Test
@@ -86,7 +115,7 @@ class RequestResultStoreTest {
 
         assertInstanceOf(ClaimOutcome.Claimed.class, outcome);
         assertEquals(Map.of(1, "alice", 2, "debit:v1", 3, "key-1", 4, "{\"canonical\":true}", 5, "PT24H"), parameters);
-        assertEquals(List.of(10_000), timeoutHints);
+        assertEquals(List.of(10), queryTimeouts);
         assertEquals(0, finds);
     }
 
@@ -139,20 +168,21 @@ class RequestResultStoreTest {
                     TransactionConflictException.class,
                     () -> store.claim(ID, "{}", Duration.ofHours(1), Duration.ofSeconds(1)),
                     sqlState);
-            assertInstanceOf(PersistenceException.class, e.getCause());
+            assertInstanceOf(SQLException.class, e.getCause());
         }
     }
 
     @Test
-    void otherDatabaseFailuresPropagateUnchanged() {
-        PersistenceException undefinedTable = failure("42P01");
+    void otherDatabaseFailuresAreStoreFailuresNamingTheSqlState() {
+        SQLException undefinedTable = failure("42P01");
         RequestResultStore store = store(() -> {
             throw undefinedTable;
         });
 
-        PersistenceException e = assertThrows(
-                PersistenceException.class, () -> store.claim(ID, "{}", Duration.ofHours(1), Duration.ofSeconds(1)));
-        assertSame(undefinedTable, e);
+        StoreException e = assertThrows(
+                StoreException.class, () -> store.claim(ID, "{}", Duration.ofHours(1), Duration.ofSeconds(1)));
+        assertSame(undefinedTable, e.getCause());
+        assertTrue(e.getMessage().contains("42P01"), e.getMessage());
     }
 
     @Test

@@ -1,9 +1,13 @@
 package dev.idempotency.sample.support;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Optional;
 
 /** Direct JDBC access to the test's PostgreSQL, to check what the server really committed. */
@@ -69,6 +73,21 @@ public final class Database {
             return r.getTimestamp(1).toInstant();
         } catch (SQLException e) {
             throw new IllegalStateException(sql, e);
+        }
+    }
+
+    /**
+     * Creates the filter's tables from the DDL its jar ships, as an adopting team's migration would, before
+     * a WAR that has no installer of its own is deployed. The script is idempotent.
+     */
+    public static void installFilterTables() throws SQLException, IOException {
+        String script;
+        try (InputStream in = Database.class.getClassLoader().getResourceAsStream("META-INF/idempotency/postgresql.sql")) {
+            script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        try (Connection c = PostgresExtension.dataSource().getConnection();
+                Statement s = c.createStatement()) {
+            s.execute(script);
         }
     }
 
