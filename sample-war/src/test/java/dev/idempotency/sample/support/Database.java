@@ -82,7 +82,8 @@ public final class Database {
      */
     public static void installFilterTables() throws SQLException, IOException {
         String script;
-        try (InputStream in = Database.class.getClassLoader().getResourceAsStream("META-INF/idempotency/postgresql.sql")) {
+        try (InputStream in =
+                Database.class.getClassLoader().getResourceAsStream("META-INF/idempotency/postgresql.sql")) {
             script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         try (Connection c = PostgresExtension.dataSource().getConnection();

@@ -1,0 +1,30 @@
+package dev.idempotency.sample.support;
+
+import java.net.URI;
+
+/**
+ * What differs between the servers the container tests run on, as the build's failsafe execution for each
+ * server sets it: the HTTP port, the JNDI name of the test datasource, and the server's name.
+ */
+public final class TestServer {
+    private TestServer() {}
+
+    /** {@code wildfly} or {@code liberty}. */
+    public static String name() {
+        return System.getProperty("test.server", "wildfly");
+    }
+
+    public static boolean isLiberty() {
+        return name().equals("liberty");
+    }
+
+    /** The JNDI name of the datasource on the test PostgreSQL (non-XA on every server). */
+    public static String dataSource() {
+        return System.getProperty("test.datasource", "java:jboss/datasources/SampleDS");
+    }
+
+    /** The root URL of a deployment's context, such as {@code http://127.0.0.1:8080/inventory/}. */
+    public static URI context(String contextRoot) {
+        return URI.create("http://127.0.0.1:" + System.getProperty("test.http.port", "8080") + "/" + contextRoot + "/");
+    }
+}
