@@ -3,6 +3,8 @@ package dev.idempotency.sample.support;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -81,11 +83,22 @@ public final class Database {
      * a WAR that has no installer of its own is deployed. The script is idempotent.
      */
     public static void installFilterTables() throws SQLException, IOException {
-        String script;
-        try (InputStream in =
-                Database.class.getClassLoader().getResourceAsStream("META-INF/idempotency/postgresql.sql")) {
-            script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        runScript(resource("META-INF/idempotency/postgresql.sql"));
+    }
+
+    /** The filter's tables and the sample's, as the sample's own installer makes them on WildFly. */
+    public static void installSampleTables() throws SQLException, IOException {
+        installFilterTables();
+        runScript(Files.readString(Path.of("target/classes/META-INF/sample.sql")));
+    }
+
+    private static String resource(String name) throws IOException {
+        try (InputStream in = Database.class.getClassLoader().getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
+    }
+
+    private static void runScript(String script) throws SQLException {
         try (Connection c = PostgresExtension.dataSource().getConnection();
                 Statement s = c.createStatement()) {
             s.execute(script);

@@ -1,5 +1,6 @@
 package dev.idempotency.sample.support;
 
+import dev.idempotency.sample.SchemaInstaller;
 import dev.idempotency.sample.faults.AsyncServlet;
 import dev.idempotency.sample.faults.ConflictServlet;
 import dev.idempotency.sample.faults.FailingCreditProjection;
@@ -12,6 +13,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.importer.ZipImporter;
@@ -46,7 +48,7 @@ public final class SampleDeployment {
     /** The same content under another archive name, for tests that deploy several variants at once. */
     public static WebArchive create(String archiveName) {
         File war = new File(System.getProperty("sample.war", "target/sample.war"));
-        return ShrinkWrap.create(ZipImporter.class, archiveName)
+        WebArchive archive = ShrinkWrap.create(ZipImporter.class, archiveName)
                 .importFrom(war)
                 .as(WebArchive.class)
                 .addClasses(
@@ -54,11 +56,32 @@ public final class SampleDeployment {
                         PublicEchoServlet.class,
                         AsyncServlet.class,
                         FormEchoServlet.class,
-                        FailingCreditProjection.class,
-                        FailingCreditsResource.class,
-                        ConflictServlet.class,
-                        ProcessedMessagePurgeResource.class)
+                        ConflictServlet.class)
                 .addAsWebInfResource(
                         new File("src/test/resources/test-idempotency.properties"), "idempotency.properties");
+        return TestServer.isLiberty()
+                ? forLiberty(archive)
+                : archive.addClasses(
+                        FailingCreditProjection.class,
+                        FailingCreditsResource.class,
+                        ProcessedMessagePurgeResource.class);
+    }
+
+    /**
+     * The sample on Open Liberty's web profile: without the JMS consumers, with the persistence unit on
+     * Liberty's name for the test datasource, and with its tables created by the test, because {@link
+     * SchemaInstaller} looks its datasource up under WildFly's name.
+     */
+    private static WebArchive forLiberty(WebArchive archive) {
+        try {
+            Database.installSampleTables();
+            String persistence = Files.readString(Path.of("target/classes/META-INF/persistence.xml"))
+                    .replace("java:jboss/datasources/SampleDS", TestServer.dataSource());
+            archive.delete("/WEB-INF/classes/dev/idempotency/sample/messaging");
+            archive.deleteClass(SchemaInstaller.class);
+            return archive.addAsResource(new StringAsset(persistence), "META-INF/persistence.xml");
+        } catch (IOException | SQLException e) {
+            throw new IllegalStateException("could not prepare the sample for Open Liberty", e);
+        }
     }
 }
