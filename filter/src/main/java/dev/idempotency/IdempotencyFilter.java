@@ -41,36 +41,27 @@ import java.util.Optional;
  *
  * <h2>Installation</h2>
  *
- * Add the table ({@code META-INF/idempotency/postgresql.sql} in this jar), list the entity in the
- * application's {@code persistence.xml}, and map the filter in {@code web.xml}:
+ * Nothing in the application changes. Add the jar to {@code WEB-INF/lib}, create the tables ({@code
+ * META-INF/idempotency/postgresql.sql} in this jar), and put the settings into {@code
+ * WEB-INF/idempotency.properties}:
  *
  * <pre>{@code
- * <persistence-context-ref>
- *     <persistence-context-ref-name>persistence/idempotency</persistence-context-ref-name>
- *     <persistence-unit-name>your-unit</persistence-unit-name>
- * </persistence-context-ref>
- *
- * <filter>
- *     <filter-name>idempotency</filter-name>
- *     <filter-class>dev.idempotency.IdempotencyFilter</filter-class>
- *     <init-param>
- *         <param-name>operations</param-name>
- *         <param-value>
- *             POST /api/accounts/{id}/debits = debit:v1
- *         </param-value>
- *     </init-param>
- * </filter>
- * <filter-mapping>
- *     <filter-name>idempotency</filter-name>
- *     <url-pattern>/api/*</url-pattern>
- * </filter-mapping>
+ * operations = POST /api/accounts/{id}/debits = debit:v1
  * }</pre>
+ *
+ * The file's presence makes {@link IdempotencyInitializer} register this filter for {@code /*}, ahead of the
+ * application's own filters, even under {@code metadata-complete="true"}. The filter keeps its records with
+ * JDBC on the application's JTA datasource, found from the WAR's JTA persistence unit (settings {@code
+ * persistence-unit} and {@code datasource} choose when that is ambiguous), so the record shares the
+ * application's transaction and connection; it adds nothing to the application's persistence units. To place
+ * the filter yourself, map it in {@code web.xml} with the init-param {@code config-file} set to {@code
+ * /WEB-INF/idempotency.properties}; the jar then registers nothing itself.
  *
  * <h2>Configuration</h2>
  *
- * Settings come from init-params, or from a properties file named by the {@code config-file}
- * init-param (for example {@code /WEB-INF/idempotency.properties}); a setting given in both places is an
- * error. An unknown or malformed setting fails the deployment with a message that names it.
+ * Settings come from {@code WEB-INF/idempotency.properties}; a filter mapped in {@code web.xml} may also take
+ * init-params, and names its file with the {@code config-file} init-param. A setting given in both places is
+ * an error. An unknown or malformed setting fails the deployment with a message that names it.
  *
  * <table>
  * <caption>Settings</caption>
@@ -90,8 +81,14 @@ import java.util.Optional;
  *     {@code Link: <...>; rel="describedby"} under OPTIONAL</td><td>none</td></tr>
  * <tr><td>{@code keyless-log-interval}</td><td>ISO-8601 duration, at least PT10S: how often the keyless summary
  *     is logged</td><td>{@code PT5M}</td></tr>
- * <tr><td>{@code entity-manager}</td><td>JNDI name of the application's container-managed entity
- *     manager</td><td>{@code java:comp/env/persistence/idempotency}</td></tr>
+ * <tr><td>{@code datasource}</td><td>JNDI name of the application's JTA datasource, for a WAR without a JTA
+ *     persistence unit; not with {@code persistence-unit}</td><td>the {@code jta-data-source} of the WAR's JTA
+ *     unit</td></tr>
+ * <tr><td>{@code persistence-unit}</td><td>name of the JTA persistence unit whose datasource the records share,
+ *     when the WAR has several</td><td>the WAR's only JTA unit</td></tr>
+ * <tr><td>{@code scope-header}</td><td>a header name: a trusted gateway's header naming the caller, the scope of
+ *     keyed requests without a principal ({@code header:<value>}); see {@code docs/getting-started.md} for the
+ *     risks</td><td>none: such requests get 401</td></tr>
  * <tr><td>{@code database}</td><td>{@code postgresql}</td><td>{@code postgresql}</td></tr>
  * <tr><td>{@code max-request-body}</td><td>bytes, at least 1024; larger bodies get 413, chunked ones
  *     included</td><td>{@code 1048576}</td></tr>
@@ -117,11 +114,11 @@ import java.util.Optional;
  * <h2>Filter order and transactions</h2>
  *
  * The filter owns the transaction boundary: it calls {@code UserTransaction.begin()} itself, so no
- * transaction may be active when it runs. Map it after authentication (container security runs before
- * every filter) and before any filter that writes to the response or the database. The application's
- * database work joins the filter's transaction only if it uses the same data source as the entity manager
- * named by {@code entity-manager}; an EJB with {@code REQUIRES_NEW} or its own non-JTA connection escapes
- * the guarantee.
+ * transaction may be active when it runs. Container security runs before every filter; a filter of the
+ * application that authenticates or begins a transaction must run before it (map this filter in {@code
+ * web.xml} after that one). The application's database work joins the filter's transaction only if it uses
+ * the same JTA datasource as the records; an EJB with {@code REQUIRES_NEW} or its own non-JTA connection
+ * escapes the guarantee.
  *
  * <p>Stored and replayed responses carry {@code Idempotency-Key-Expires}: until when a retry with the same
  * key gets the stored response. Expired records are purged on the container's scheduler.

@@ -1,0 +1,20 @@
+/**
+ * The public surface of the library, the part applications and operators may rely on:
+ *
+ * <ul>
+ *   <li>{@link dev.idempotency.IdempotencyFilter}, its settings (documented on the class and in {@code
+ *       docs/configuration.md}) and the {@code WEB-INF/idempotency.properties} file that installs it;
+ *   <li>{@link dev.idempotency.IdempotencyInitializer}, which installs and checks the filter at start-up;
+ *   <li>{@link dev.idempotency.IdempotencyAdminServlet}, the operators' switchboard for rollout modes;
+ *   <li>the exceptions, all under {@link dev.idempotency.IdempotencyException};
+ *   <li>the idempotent consumer in {@link dev.idempotency.consumer}, the {@link dev.idempotency.rollout.RolloutMode}
+ *       values, and the record's JPA mapping {@link dev.idempotency.store.RequestResult};
+ *   <li>the tables (DDL in {@code META-INF/idempotency/}) and the problem {@code type} URIs ({@code
+ *       docs/errors.md}).
+ * </ul>
+ *
+ * <p>Every other public type, in {@code canonical}, {@code config}, {@code dialect}, {@code internal}, {@code
+ * rollout} (but {@code RolloutMode}), {@code servlet}, {@code store} (but the entity and its id) and {@code tx},
+ * is public only so that the library's own packages can use it; it may change in any release.
+ */
+package dev.idempotency;
