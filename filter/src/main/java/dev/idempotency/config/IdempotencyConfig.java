@@ -1,6 +1,7 @@
 package dev.idempotency.config;
 
 import dev.idempotency.ConfigurationException;
+import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.rollout.RolloutMode;
 import java.net.URI;
 import java.time.Duration;
@@ -21,7 +22,6 @@ import java.util.regex.Pattern;
  */
 public final class IdempotencyConfig {
     public static final String DEFAULT_KEY_HEADER = "Idempotency-Key";
-    public static final String DEFAULT_DATABASE = "postgresql";
     public static final long DEFAULT_MAX_REQUEST_BODY_BYTES = 1024 * 1024;
     public static final List<String> DEFAULT_STORED_HEADERS = List.of("Content-Type", "Location");
     public static final Duration DEFAULT_RETENTION = Duration.ofHours(24);
@@ -158,8 +158,9 @@ public final class IdempotencyConfig {
         return Optional.ofNullable(scopeHeader);
     }
 
-    public String database() {
-        return database;
+    /** The engine named by the {@code database} setting; empty means it is detected from the datasource. */
+    public Optional<String> database() {
+        return Optional.ofNullable(database);
     }
 
     public long maxRequestBodyBytes() {
@@ -205,7 +206,8 @@ public final class IdempotencyConfig {
                 + rolloutRefresh + ", datasource=" + (dataSource == null ? "from the WAR" : dataSource)
                 + ", persistence-unit=" + (persistenceUnit == null ? "the only JTA unit" : persistenceUnit)
                 + ", scope-header=" + (scopeHeader == null ? "none (principal only)" : scopeHeader)
-                + ", database=" + database + ", max-request-body=" + maxRequestBodyBytes
+                + ", database=" + (database == null ? "detected" : database) + ", max-request-body="
+                + maxRequestBodyBytes
                 + ", stored-headers=" + storedHeaders + ", storable-statuses=" + storableStatuses + ", retention="
                 + retention + ", max-response-body=" + maxResponseBodyBytes + ", lock-timeout=" + lockTimeout
                 + ", transaction-timeout=" + (transactionTimeout == null ? "container default" : transactionTimeout)
@@ -229,7 +231,7 @@ public final class IdempotencyConfig {
         private String dataSource;
         private String persistenceUnit;
         private String scopeHeader;
-        private String database = DEFAULT_DATABASE;
+        private String database;
         private long maxRequestBodyBytes = DEFAULT_MAX_REQUEST_BODY_BYTES;
         private List<String> storedHeaders = DEFAULT_STORED_HEADERS;
         private StorableStatuses storableStatuses = StorableStatuses.DEFAULT;
@@ -360,9 +362,9 @@ public final class IdempotencyConfig {
         /** @throws ConfigurationException if the database is not one the library supports */
         public Builder database(String name) {
             String normalized = name.trim().toLowerCase(Locale.ROOT);
-            if (!normalized.equals("postgresql")) {
-                throw new ConfigurationException("database must be one of [postgresql], was '" + name
-                        + "'; other engines are not supported yet");
+            if (!SqlDialect.SETTING_VALUES.contains(normalized)) {
+                throw new ConfigurationException("database must be one of " + SqlDialect.SETTING_VALUES + ", was '"
+                        + name + "'; leave it unset to detect the engine from the datasource");
             }
             this.database = normalized;
             return this;

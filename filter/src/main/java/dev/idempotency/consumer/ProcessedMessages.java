@@ -2,13 +2,27 @@ package dev.idempotency.consumer;
 
 import dev.idempotency.PayloadMismatchException;
 import dev.idempotency.RequestInProgressException;
+import dev.idempotency.StoreException;
 import dev.idempotency.canonical.RequestCanonicalizer;
 import dev.idempotency.dialect.SqlDialect;
-import jakarta.persistence.EntityManager;
+import jakarta.transaction.Status;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Duration;
-import java.util.List;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.WeakHashMap;
 import java.util.logging.Logger;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
 
 /**
  * The idempotent consumer: records "subscriber S processed message M" in the <em>current</em> transaction,
@@ -19,37 +33,49 @@ import java.util.logging.Logger;
  * <pre>{@code
  * @MessageDriven(...)
  * public class BalanceProjection implements MessageListener {
- *     @PersistenceContext EntityManager entityManager;
+ *     @Resource(lookup = "java:jboss/datasources/AppDS") DataSource dataSource; // the unit's JTA datasource
  *
  *     public void onMessage(Message message) {
  *         String id = message.getStringProperty("messageId");
- *         if (ProcessedMessages.in(entityManager).markProcessed("balance-projection", id, "account:1")) {
+ *         if (ProcessedMessages.in(dataSource).markProcessed("balance-projection", id, "account:1")) {
  *             // apply the effect, in the same transaction
  *         }
  *     }
  * }
  * }</pre>
  *
+ * <p>It works with JDBC on the JTA datasource the effect is written with: inside the transaction the
+ * container hands every user of that datasource the same connection, so the record joins the effect's
+ * transaction whether the effect is written with JPA or JDBC. The engine is detected from the datasource once.
+ *
  * <p>The subscriber is part of the identity: independent projections each apply a message once. The
  * message id names an event outside this database, so there is no foreign key to any broker table.
  *
- * <p>Not thread-safe: create one per transaction, like the entity manager it uses.
+ * <p>Thread-safe: each call borrows the current transaction's connection.
  */
 public final class ProcessedMessages {
     private static final Logger LOG = Logger.getLogger(ProcessedMessages.class.getName());
     private static final int MAX_CLAIM_ATTEMPTS = 3;
+    private static final String TRANSACTION_REGISTRY = "java:comp/TransactionSynchronizationRegistry";
 
-    private final EntityManager entityManager;
+    /** One detection per datasource; weak, so a redeployed application's datasource can go. */
+    private static final Map<DataSource, SqlDialect> DIALECTS = Collections.synchronizedMap(new WeakHashMap<>());
+
+    private final DataSource dataSource;
     private final SqlDialect dialect;
 
-    private ProcessedMessages(EntityManager entityManager, SqlDialect dialect) {
-        this.entityManager = entityManager;
+    private ProcessedMessages(DataSource dataSource, SqlDialect dialect) {
+        this.dataSource = dataSource;
         this.dialect = dialect;
     }
 
-    /** For an entity manager of a PostgreSQL persistence unit, joined to the caller's JTA transaction. */
-    public static ProcessedMessages in(EntityManager entityManager) {
-        return new ProcessedMessages(entityManager, SqlDialect.forDatabase("postgresql"));
+    /**
+     * For the JTA datasource the caller's effect is written with.
+     *
+     * @throws dev.idempotency.ConfigurationException if its engine is not supported
+     */
+    public static ProcessedMessages in(DataSource dataSource) {
+        return new ProcessedMessages(dataSource, DIALECTS.computeIfAbsent(dataSource, SqlDialect::detect));
     }
 
     /**
@@ -58,6 +84,7 @@ public final class ProcessedMessages {
      *
      * @return true the first time, when the caller must apply the effect; false for a redelivery
      * @throws IllegalStateException if no transaction is active: the record must share the effect's
+     * @throws StoreException if the database failed
      */
     public boolean markProcessed(String subscriber, String messageId, String localObject) {
         return claim(subscriber, messageId, localObject, null);
@@ -82,13 +109,17 @@ public final class ProcessedMessages {
      * broker's longest redelivery window: after deletion, a redelivered id is new again.
      *
      * @return how many records were deleted; fewer than {@code maxRows} means none are left to purge
+     * @throws StoreException if the database failed
      */
     public int purgeProcessedBefore(Duration retention, int maxRows) {
-        return entityManager
-                .createNativeQuery(dialect.purgeProcessedMessagesStatement())
-                .setParameter(1, retention.toString())
-                .setParameter(2, maxRows)
-                .executeUpdate();
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement purge = connection.prepareStatement(dialect.purgeProcessedMessagesStatement())) {
+            purge.setTimestamp(1, Timestamp.from(Instant.now().minus(retention)));
+            purge.setInt(2, maxRows);
+            return purge.executeUpdate();
+        } catch (SQLException e) {
+            throw new StoreException("purging processed messages failed: " + e.getMessage(), e);
+        }
     }
 
     private boolean claim(String subscriber, String messageId, String localObject, String payload) {
@@ -97,34 +128,61 @@ public final class ProcessedMessages {
             // Some databases store '' as NULL; an empty id would also match every other empty id.
             throw new IllegalArgumentException("a message id must not be empty");
         }
-        if (!entityManager.isJoinedToTransaction()) {
-            throw new IllegalStateException("markProcessed must run in the JTA transaction that applies the effect");
-        }
-        for (int attempt = 1; attempt <= MAX_CLAIM_ATTEMPTS; attempt++) {
-            int inserted = entityManager
-                    .createNativeQuery(dialect.claimMessageStatement())
-                    .setParameter(1, subscriber)
-                    .setParameter(2, messageId)
-                    .setParameter(3, payload)
-                    .setParameter(4, localObject)
-                    .executeUpdate();
-            if (inserted == 1) {
-                return true;
+        requireActiveTransaction();
+        try (Connection connection = dataSource.getConnection()) {
+            for (int attempt = 1; attempt <= MAX_CLAIM_ATTEMPTS; attempt++) {
+                if (insert(connection, subscriber, messageId, payload, localObject) == 1) {
+                    return true;
+                }
+                // A separate statement sees a concurrent winner's row that the INSERT's snapshot could not
+                // (the chapter's Read Committed rule).
+                Optional<Optional<String>> stored = storedPayload(connection, subscriber, messageId);
+                if (stored.isPresent()) {
+                    requireSamePayload(subscriber, messageId, stored.get().orElse(null), payload);
+                    return false;
+                }
             }
-            // A separate statement sees a concurrent winner's row that the INSERT's snapshot could not
-            // (the chapter's Read Committed rule).
-            List<?> stored = entityManager
-                    .createNativeQuery(dialect.selectMessagePayloadStatement())
-                    .setParameter(1, subscriber)
-                    .setParameter(2, messageId)
-                    .getResultList();
-            if (!stored.isEmpty()) {
-                requireSamePayload(subscriber, messageId, (String) stored.get(0), payload);
-                return false;
-            }
+        } catch (SQLException e) {
+            throw new StoreException(
+                    "recording message " + messageId + " of " + subscriber + " failed: " + e.getMessage(), e);
         }
         throw new RequestInProgressException("message " + messageId + " of " + subscriber
                 + " was recorded but vanished " + MAX_CLAIM_ATTEMPTS + " times in a row");
+    }
+
+    private int insert(Connection connection, String subscriber, String messageId, String payload, String localObject)
+            throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(dialect.claimMessageStatement())) {
+            insert.setString(1, subscriber);
+            insert.setString(2, messageId);
+            insert.setString(3, payload);
+            insert.setString(4, localObject);
+            return insert.executeUpdate();
+        }
+    }
+
+    /** Empty if there is no row; otherwise the stored payload, which may itself be absent. */
+    private Optional<Optional<String>> storedPayload(Connection connection, String subscriber, String messageId)
+            throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(dialect.selectMessagePayloadStatement())) {
+            select.setString(1, subscriber);
+            select.setString(2, messageId);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() ? Optional.of(Optional.ofNullable(row.getString(1))) : Optional.empty();
+            }
+        }
+    }
+
+    private static void requireActiveTransaction() {
+        try {
+            TransactionSynchronizationRegistry registry = InitialContext.doLookup(TRANSACTION_REGISTRY);
+            if (registry.getTransactionStatus() == Status.STATUS_ACTIVE) {
+                return;
+            }
+        } catch (NamingException e) {
+            throw new IllegalStateException("no " + TRANSACTION_REGISTRY + "; markProcessed needs a JTA container", e);
+        }
+        throw new IllegalStateException("markProcessed must run in the JTA transaction that applies the effect");
     }
 
     private static void requireSamePayload(String subscriber, String messageId, String stored, String payload) {

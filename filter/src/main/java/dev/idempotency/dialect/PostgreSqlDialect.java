@@ -1,15 +1,22 @@
 package dev.idempotency.dialect;
 
+import java.sql.SQLException;
+
 /**
  * PostgreSQL 13 and later. The claim is {@code INSERT ... ON CONFLICT DO NOTHING}: a concurrent
  * duplicate blocks on the primary key's unique index until the first transaction ends, then inserts
  * (the first rolled back) or skips (it committed).
  */
-public final class PostgreSqlDialect extends SqlDialect {
+final class PostgreSqlDialect extends SqlDialect {
+    @Override
+    public String name() {
+        return "PostgreSQL";
+    }
+
     @Override
     public String claimStatement() {
         return "INSERT INTO request_result (scope, operation, request_key, request, created_at, expires_at)"
-                + " VALUES (?, ?, ?, ?, now(), now() + CAST(? AS interval))"
+                + " VALUES (?, ?, ?, ?, now(), now() + ? * interval '1 second')"
                 + " ON CONFLICT (scope, operation, request_key) DO NOTHING";
     }
 
@@ -33,7 +40,7 @@ public final class PostgreSqlDialect extends SqlDialect {
     @Override
     public String purgeProcessedMessagesStatement() {
         return "DELETE FROM processed_message WHERE ctid = ANY (ARRAY(SELECT ctid FROM processed_message"
-                + " WHERE processed_at < now() - CAST(? AS interval) LIMIT ?))";
+                + " WHERE processed_at < ? LIMIT ?))";
     }
 
     @Override
@@ -45,7 +52,11 @@ public final class PostgreSqlDialect extends SqlDialect {
 
     /** 57014 query_canceled (the JDBC query timeout), 55P03 lock_not_available (a lock_timeout). */
     @Override
-    public boolean isWaitTimeout(String sqlState) {
-        return sqlState.equals("57014") || sqlState.equals("55P03");
+    public Failure classify(SQLException failure) {
+        String sqlState = failure.getSQLState() == null ? "" : failure.getSQLState();
+        if (sqlState.equals("57014") || sqlState.equals("55P03")) {
+            return Failure.WAIT_TIMEOUT;
+        }
+        return super.classify(failure);
     }
 }

@@ -1,36 +1,115 @@
 package dev.idempotency.dialect;
 
 import dev.idempotency.ConfigurationException;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
-import java.util.Optional;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalInt;
+import javax.sql.DataSource;
 
 /**
- * The SQL the store runs on its hot path, and how to read the database's error codes. Portable
- * statements live here; each engine overrides only what differs. Every statement uses positional {@code
- * ?} parameters, the only kind JPA native queries support portably.
+ * Everything that differs between database engines, in one place: the SQL the store, the rollout table, the
+ * purge and the consumer run, and how to read the engine's errors. Portable statements live here; each
+ * engine overrides only what differs. Nothing outside this package names an engine. Every statement uses
+ * positional {@code ?} parameters.
  *
  * <p>Stateless and thread-safe.
  */
 public abstract class SqlDialect {
+    /** The values of the {@code database} setting, which overrides detection. */
+    public static final List<String> SETTING_VALUES = List.of("postgresql", "mariadb", "mysql", "h2");
+
+    private static final String SUPPORTED = "PostgreSQL 13 or later, MariaDB 10.11 or later, MySQL 8.4 (with the"
+            + " MariaDB SQL, tested against MariaDB only) and H2 2.x; see docs/engines.md";
+
+    /** What a failed statement means to the store. */
+    public enum Failure {
+        /** The statement waited for a lock longer than its bound: another transaction holds the key. */
+        WAIT_TIMEOUT,
+        /**
+         * The key is held by another transaction that has not ended, and the engine answered at once instead
+         * of waiting (H2); the caller may try again until its wait bound.
+         */
+        KEY_BUSY,
+        /** The database aborted the transaction to protect its isolation (serialization failure, deadlock). */
+        TRANSACTION_CONFLICT,
+        /** A unique or primary key was violated. */
+        DUPLICATE_KEY,
+        /** Anything else: a real error, never hidden. */
+        OTHER
+    }
 
     /**
      * The dialect for a {@code database} setting value.
      *
-     * @throws ConfigurationException naming the engine if it is not supported
+     * @throws ConfigurationException naming the value and the supported ones
      */
-    public static SqlDialect forDatabase(String database) {
-        return switch (database) {
+    public static SqlDialect named(String database) {
+        return switch (database.trim().toLowerCase(Locale.ROOT)) {
             case "postgresql" -> new PostgreSqlDialect();
-            default -> throw new ConfigurationException("database '" + database + "' is not supported");
+            case "mariadb", "mysql" -> new MariaDbDialect();
+            case "h2" -> new H2Dialect();
+            default -> throw new ConfigurationException("database must be one of " + SETTING_VALUES + ", was '"
+                    + database + "'; supported are " + SUPPORTED);
         };
     }
 
     /**
-     * Inserts a provisional record unless one with the same identity exists, waiting for a concurrent
-     * inserter to finish. Affects one row (claimed) or none (taken), and never fails on a duplicate,
-     * because a failed statement would doom the application's transaction too.
+     * The dialect of the engine behind {@code dataSource}, read from {@link DatabaseMetaData}.
      *
-     * <p>Parameters: scope, operation, request key, canonical request, retention as an ISO-8601 duration.
+     * @throws ConfigurationException if the engine is not supported, or no connection could be opened
+     */
+    public static SqlDialect detect(DataSource dataSource) {
+        try (Connection connection = dataSource.getConnection()) {
+            DatabaseMetaData metaData = connection.getMetaData();
+            return forProduct(
+                    metaData.getDatabaseProductName(),
+                    metaData.getDatabaseMajorVersion(),
+                    metaData.getDatabaseMinorVersion());
+        } catch (SQLException e) {
+            throw new ConfigurationException("could not open a connection to detect the database engine ("
+                    + e.getMessage() + "); make the database reachable, or set database to one of " + SETTING_VALUES);
+        }
+    }
+
+    /** @throws ConfigurationException naming the engine and its version if it is not supported */
+    static SqlDialect forProduct(String product, int major, int minor) {
+        String version = major + "." + minor;
+        SqlDialect dialect =
+                switch (product) {
+                    case "PostgreSQL" -> major >= 13 ? new PostgreSqlDialect() : null;
+                    case "MariaDB" -> major > 10 || (major == 10 && minor >= 11) ? new MariaDbDialect() : null;
+                    case "MySQL" -> major > 8 || (major == 8 && minor >= 4) ? new MariaDbDialect() : null;
+                    case "H2" -> major >= 2 ? new H2Dialect() : null;
+                    default -> null;
+                };
+        if (dialect == null) {
+            throw new ConfigurationException("the database is " + product + " " + version
+                    + ", which the idempotency filter does not support; supported are " + SUPPORTED);
+        }
+        return dialect;
+    }
+
+    /** The engine's name, for logs. */
+    public abstract String name();
+
+    /**
+     * The longest scope, operation or key the key columns hold, in characters, if they are bounded; the store
+     * refuses longer ones rather than let the engine cut them.
+     */
+    public OptionalInt maxIdentityLength() {
+        return OptionalInt.empty();
+    }
+
+    /**
+     * Inserts a provisional record unless one with the same identity exists, waiting for a concurrent
+     * inserter to finish where the engine can. Affects one row (claimed) or none (taken), and never fails on a
+     * duplicate, because a failed statement may doom the application's transaction too; every other error
+     * still raises.
+     *
+     * <p>Parameters: scope, operation, request key, canonical request, retention in whole seconds.
      */
     public abstract String claimStatement();
 
@@ -53,14 +132,14 @@ public abstract class SqlDialect {
     }
 
     /**
-     * Deletes a bounded batch of records whose {@code expires_at} has passed, skipping rows that another
-     * transaction holds. Parameter: batch size.
+     * Deletes a bounded batch of records whose {@code expires_at} has passed, without waiting for rows that
+     * another transaction holds. Parameter: batch size.
      */
     public abstract String purgeExpiredRequestsStatement();
 
     /**
-     * Records a processed message unless the subscriber already has it; affects one row or none. Parameters:
-     * subscriber, message id, canonical payload (or null), local object.
+     * Records a processed message unless the subscriber already has it; affects one row or none, like the
+     * claim. Parameters: subscriber, message id, canonical payload (or null), local object.
      */
     public abstract String claimMessageStatement();
 
@@ -69,7 +148,10 @@ public abstract class SqlDialect {
         return "SELECT payload FROM processed_message WHERE subscriber = ? AND message_id = ?";
     }
 
-    /** Deletes a bounded batch of old processed messages. Parameters: retention (ISO-8601), batch size. */
+    /**
+     * Deletes a bounded batch of processed messages older than a cut-off. Parameters: the cut-off timestamp,
+     * batch size.
+     */
     public abstract String purgeProcessedMessagesStatement();
 
     /** Every operation's rollout mode. Columns: operation, mode, changed_by, changed_at. */
@@ -87,23 +169,27 @@ public abstract class SqlDialect {
     }
 
     /**
-     * Whether the database aborted the transaction to protect its isolation level: SQLSTATE class 40
-     * (serialization failure 40001, deadlock 40P01) in standard SQL. Retrying the whole transaction is safe.
+     * What a failed statement means. The standard SQLSTATE classes are read here (40: transaction rollback,
+     * 23: integrity constraint violation); engines add what their codes say beyond them.
      */
-    public boolean isTransactionConflict(String sqlState) {
-        return sqlState.startsWith("40");
+    public Failure classify(SQLException failure) {
+        String sqlState = failure.getSQLState() == null ? "" : failure.getSQLState();
+        if (sqlState.startsWith("40")) {
+            return Failure.TRANSACTION_CONFLICT;
+        }
+        if (sqlState.startsWith("23")) {
+            return Failure.DUPLICATE_KEY;
+        }
+        return Failure.OTHER;
     }
 
-    /** Whether the statement was cancelled because it waited longer than its timeout. */
-    public abstract boolean isWaitTimeout(String sqlState);
-
-    /** The SQLSTATE of the first {@link SQLException} in the cause chain, if any. */
-    public static Optional<String> sqlState(Throwable failure) {
+    /** What the first {@link SQLException} in the cause chain means, or {@link Failure#OTHER} if there is none. */
+    public Failure classify(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SQLException sql && sql.getSQLState() != null) {
-                return Optional.of(sql.getSQLState());
+            if (cause instanceof SQLException sql) {
+                return classify(sql);
             }
         }
-        return Optional.empty();
+        return Failure.OTHER;
     }
 }

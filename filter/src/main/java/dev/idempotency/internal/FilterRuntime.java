@@ -55,8 +55,9 @@ public final class FilterRuntime {
             ApplicationDataSource.Found dataSource) {
         this.filterName = filterName;
         this.config = config;
-        this.dataSourceOrigin = "'" + dataSource.jndiName() + "', " + dataSource.origin();
-        SqlDialect dialect = SqlDialect.forDatabase(config.database());
+        SqlDialect dialect =
+                config.database().map(SqlDialect::named).orElseGet(() -> SqlDialect.detect(dataSource.dataSource()));
+        this.dataSourceOrigin = "'" + dataSource.jndiName() + "' (" + dialect.name() + "), " + dataSource.origin();
         JtaTransaction transaction = new JtaTransaction(userTransaction);
         this.rolloutModes = new RolloutModes(
                 config.rolloutMode(), config.rolloutRefresh(), transaction, dataSource.dataSource(), dialect);
@@ -133,7 +134,6 @@ public final class FilterRuntime {
             ServletContext servletContext, String filterName, Map<String, String> initParameters) {
         try {
             IdempotencyConfig config = SettingsParser.parse(settings(initParameters, servletContext));
-            SqlDialect.forDatabase(config.database());
             UserTransaction userTransaction = lookup(USER_TRANSACTION, UserTransaction.class)
                     .orElseThrow(() -> new ConfigurationException("no UserTransaction at " + USER_TRANSACTION
                             + "; the filter needs a Jakarta EE container with JTA"));

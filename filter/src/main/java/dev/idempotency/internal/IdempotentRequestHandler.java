@@ -304,7 +304,7 @@ public final class IdempotentRequestHandler {
         } catch (IOException | ServletException | RuntimeException e) {
             transaction.rollback();
             refuseAsynchronous(id.operation(), request);
-            if (SqlDialect.sqlState(e).filter(dialect::isTransactionConflict).isPresent()) {
+            if (dialect.classify(e) == SqlDialect.Failure.TRANSACTION_CONFLICT) {
                 // A serialization failure or deadlock inside the application: nothing is kept, and the same
                 // request may well succeed when retried, so say so with a retryable status.
                 throw new ProblemException(

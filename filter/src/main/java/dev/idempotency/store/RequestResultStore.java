@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import javax.sql.DataSource;
 
 /**
@@ -31,6 +32,9 @@ import javax.sql.DataSource;
 public final class RequestResultStore {
     /** A vanished winner is rare (purge, or a competitor rolled back twice); three tries is plenty. */
     static final int MAX_CLAIM_ATTEMPTS = 3;
+
+    /** How often a claim on an engine that does not wait (H2) looks again at a key another transaction holds. */
+    static final long BUSY_KEY_PAUSE_MILLIS = 50;
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<LinkedHashMap<String, List<String>>> HEADERS = new TypeReference<>() {};
@@ -54,9 +58,16 @@ public final class RequestResultStore {
      * @throws StoreException if the database failed otherwise
      */
     public ClaimOutcome claim(RequestResultId id, String canonicalRequest, Duration retention, Duration maxWait) {
+        requireFitsKeyColumns(id);
+        long deadline = System.nanoTime() + maxWait.toNanos();
         try (Connection connection = dataSource.getConnection()) {
-            for (int attempt = 1; attempt <= MAX_CLAIM_ATTEMPTS; attempt++) {
-                if (insertClaim(connection, id, canonicalRequest, retention, maxWait) == 1) {
+            for (int attempt = 1; attempt <= MAX_CLAIM_ATTEMPTS; ) {
+                Optional<Integer> inserted =
+                        insertClaim(connection, id, canonicalRequest, retention, maxWait, deadline);
+                if (inserted.isEmpty()) {
+                    continue; // the key is busy on an engine that does not wait; tried again after a pause
+                }
+                if (inserted.get() == 1) {
                     return new ClaimOutcome.Claimed();
                 }
                 // Under Read Committed, ON CONFLICT can skip because of a row that is not in this statement's
@@ -66,6 +77,7 @@ public final class RequestResultStore {
                 if (existing.isPresent()) {
                     return new ClaimOutcome.Existing(existing.get());
                 }
+                attempt++;
             }
         } catch (SQLException e) {
             throw failure("claiming " + id, e);
@@ -74,26 +86,75 @@ public final class RequestResultStore {
                 "the key " + id + " was taken but its record vanished " + MAX_CLAIM_ATTEMPTS + " times in a row");
     }
 
-    private int insertClaim(
-            Connection connection, RequestResultId id, String canonicalRequest, Duration retention, Duration maxWait)
+    /**
+     * @return the rows inserted (1 claimed, 0 taken), or empty when the engine answered at once that another
+     *     transaction holds the key and the caller should try again; it has then already paused
+     */
+    private Optional<Integer> insertClaim(
+            Connection connection,
+            RequestResultId id,
+            String canonicalRequest,
+            Duration retention,
+            Duration maxWait,
+            long deadline)
             throws SQLException {
         try (PreparedStatement claim = connection.prepareStatement(dialect.claimStatement())) {
             claim.setString(1, id.scope());
             claim.setString(2, id.operation());
             claim.setString(3, id.requestKey());
             claim.setString(4, canonicalRequest);
-            claim.setString(5, retention.toString());
+            claim.setLong(5, retention.toSeconds());
             // A JDBC query timeout bounds only this statement's wait on the unique index; unlike SET LOCAL
             // lock_timeout it costs no extra round trip and leaves the application's own lock waits alone.
             claim.setQueryTimeout((int) Math.min(Math.max(1, maxWait.toSeconds()), Integer.MAX_VALUE));
-            return claim.executeUpdate();
+            return Optional.of(claim.executeUpdate());
         } catch (SQLException e) {
-            String sqlState = Optional.ofNullable(e.getSQLState()).orElse("");
-            if (dialect.isWaitTimeout(sqlState)) {
-                throw new RequestInProgressException(
-                        "the key " + id + " is held by a request still running after " + maxWait);
+            switch (dialect.classify(e)) {
+                case WAIT_TIMEOUT -> throw inProgress(id, maxWait);
+                case DUPLICATE_KEY -> {
+                    // Committed between the engine's check and its insert: taken, like a skipped insert.
+                    return Optional.of(0);
+                }
+                case KEY_BUSY -> {
+                    pauseBeforeRetry(id, maxWait, deadline);
+                    return Optional.empty();
+                }
+                default -> throw e;
             }
-            throw e;
+        }
+    }
+
+    /** Waits a little for the holder of the key to finish, as engines that block on the index do by themselves. */
+    private static void pauseBeforeRetry(RequestResultId id, Duration maxWait, long deadline) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            throw inProgress(id, maxWait);
+        }
+        try {
+            Thread.sleep(Math.max(1, Math.min(BUSY_KEY_PAUSE_MILLIS, left / 1_000_000)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw inProgress(id, maxWait);
+        }
+    }
+
+    private static RequestInProgressException inProgress(RequestResultId id, Duration maxWait) {
+        return new RequestInProgressException("the key " + id + " is held by a request still running after " + maxWait);
+    }
+
+    /** Engines with bounded key columns would cut a longer identity, and two identities could become one. */
+    private void requireFitsKeyColumns(RequestResultId id) {
+        OptionalInt max = dialect.maxIdentityLength();
+        if (max.isEmpty()) {
+            return;
+        }
+        for (String part : new String[] {id.scope(), id.operation(), id.requestKey()}) {
+            if (part.length() > max.getAsInt()) {
+                throw new StoreException(
+                        "the identity " + id + " has a part longer than the " + max.getAsInt() + " characters the "
+                                + dialect.name() + " key columns hold",
+                        null);
+            }
         }
     }
 
@@ -176,11 +237,12 @@ public final class RequestResultStore {
     }
 
     private RuntimeException failure(String what, SQLException e) {
-        String sqlState = Optional.ofNullable(e.getSQLState()).orElse("");
-        if (dialect.isTransactionConflict(sqlState)) {
-            return new TransactionConflictException(what + " hit SQLSTATE " + sqlState, e);
+        if (dialect.classify(e) == SqlDialect.Failure.TRANSACTION_CONFLICT) {
+            return new TransactionConflictException(what + " hit SQLSTATE " + e.getSQLState(), e);
         }
-        return new StoreException(what + " failed: SQLSTATE " + sqlState + ", " + e.getMessage(), e);
+        return new StoreException(
+                what + " failed: SQLSTATE " + e.getSQLState() + ", error " + e.getErrorCode() + ", " + e.getMessage(),
+                e);
     }
 
     private static Map<String, List<String>> readHeaders(RequestResultId id, String json) {

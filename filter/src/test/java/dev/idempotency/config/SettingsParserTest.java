@@ -176,7 +176,7 @@ class SettingsParserTest {
                 () -> assertEquals(Optional.empty(), config.dataSource()),
                 () -> assertEquals(Optional.empty(), config.persistenceUnit()),
                 () -> assertEquals(Optional.empty(), config.scopeHeader()),
-                () -> assertEquals("postgresql", config.database()),
+                () -> assertEquals(Optional.empty(), config.database()),
                 () -> assertEquals(1_048_576L, config.maxRequestBodyBytes()),
                 () -> assertEquals(List.of("Content-Type", "Location"), config.storedHeaders()),
                 () -> assertEquals("2xx", config.storableStatuses().toString()),
@@ -220,7 +220,7 @@ class SettingsParserTest {
                 () -> assertEquals(Duration.ofMinutes(1), config.keylessLogInterval()),
                 () -> assertEquals(Optional.of("java:jboss/datasources/AppDS"), config.dataSource()),
                 () -> assertEquals(Optional.of("X-Authenticated-User"), config.scopeHeader()),
-                () -> assertEquals("postgresql", config.database()),
+                () -> assertEquals(Optional.of("postgresql"), config.database()),
                 () -> assertEquals(2048L, config.maxRequestBodyBytes()),
                 () -> assertEquals(List.of("Content-Type", "ETag", "Location"), config.storedHeaders()),
                 () -> assertEquals("2xx, 409, 422", config.storableStatuses().toString()),
@@ -360,7 +360,7 @@ class SettingsParserTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"mysql", "oracle", ""})
+    @ValueSource(strings = {"oracle", "sqlserver", ""})
     void refusesUnsupportedDatabase(String value) {
         assertRefused(with("database", value), "database", "'" + value + "'");
     }

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.idempotency.RequestInProgressException;
 import dev.idempotency.StoreException;
 import dev.idempotency.TransactionConflictException;
-import dev.idempotency.dialect.PostgreSqlDialect;
+import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.testing.StrictProxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 /** The claim's handling of what the database answers, without a database. */
 class RequestResultStoreTest {
     private static final RequestResultId ID = new RequestResultId("alice", "debit:v1", "key-1");
-    private static final PostgreSqlDialect DIALECT = new PostgreSqlDialect();
+    private static final SqlDialect DIALECT = SqlDialect.named("postgresql");
 
     private final StrictProxy proxies = new StrictProxy();
     private final Map<Integer, Object> parameters = new HashMap<>();
@@ -38,10 +38,14 @@ class RequestResultStoreTest {
     private int openConnections;
 
     /** A datasource whose claim INSERT answers with {@code insert} and whose lookup finds no row. */
-    private DataSource dataSource(InsertAnswer insert) {
+    private DataSource dataSource(SqlDialect dialect, InsertAnswer insert) {
         Map<String, StrictProxy.Answer> claimAnswers = new HashMap<>();
         PreparedStatement[] claim = new PreparedStatement[1];
         claimAnswers.put("setString", args -> {
+            parameters.put((Integer) args[0], args[1]);
+            return null;
+        });
+        claimAnswers.put("setLong", args -> {
             parameters.put((Integer) args[0], args[1]);
             return null;
         });
@@ -71,10 +75,10 @@ class RequestResultStoreTest {
 
         Map<String, StrictProxy.Answer> connectionAnswers = new HashMap<>();
         connectionAnswers.put("prepareStatement", args -> {
-            if (args[0].equals(DIALECT.claimStatement())) {
+            if (args[0].equals(dialect.claimStatement())) {
                 return claim[0];
             }
-            assertEquals(DIALECT.selectRequestResultStatement(), args[0]);
+            assertEquals(dialect.selectRequestResultStatement(), args[0]);
             return select;
         });
         connectionAnswers.put("close", args -> {
@@ -89,11 +93,19 @@ class RequestResultStoreTest {
     }
 
     private RequestResultStore store(InsertAnswer insert) {
-        return new RequestResultStore(dataSource(insert), DIALECT);
+        return store(DIALECT, insert);
+    }
+
+    private RequestResultStore store(SqlDialect dialect, InsertAnswer insert) {
+        return new RequestResultStore(dataSource(dialect, insert), dialect);
     }
 
     private static SQLException failure(String sqlState) {
         return new SQLException("database said no", sqlState);
+    }
+
+    private static SQLException failure(String sqlState, int vendorCode) {
+        return new SQLException("database said no", sqlState, vendorCode);
     }
 
     /** What the claim INSERT answers: a row count, or the SQLException a real driver throws. */
@@ -114,7 +126,7 @@ class RequestResultStoreTest {
                 store(() -> 1).claim(ID, "{\"canonical\":true}", Duration.ofHours(24), Duration.ofSeconds(10));
 
         assertInstanceOf(ClaimOutcome.Claimed.class, outcome);
-        assertEquals(Map.of(1, "alice", 2, "debit:v1", 3, "key-1", 4, "{\"canonical\":true}", 5, "PT24H"), parameters);
+        assertEquals(Map.of(1, "alice", 2, "debit:v1", 3, "key-1", 4, "{\"canonical\":true}", 5, 86_400L), parameters);
         assertEquals(List.of(10), queryTimeouts);
         assertEquals(0, finds);
     }
@@ -192,5 +204,76 @@ class RequestResultStoreTest {
         ClaimOutcome outcome =
                 assertDoesNotThrow(() -> store.claim(ID, "{}", Duration.ofHours(24), Duration.ofDays(30)));
         assertInstanceOf(ClaimOutcome.Claimed.class, outcome);
+    }
+
+    @Test
+    void busyKeyOnAnEngineThatDoesNotWaitIsTriedAgainUntilTheHolderIsGone() {
+        // H2 answers at once while another transaction holds an uncommitted row with the key.
+        RequestResultStore store = store(SqlDialect.named("h2"), () -> {
+            if (inserts < 3) {
+                throw failure("HYT00", 90131);
+            }
+            return 1;
+        });
+
+        ClaimOutcome outcome = store.claim(ID, "{}", Duration.ofHours(1), Duration.ofSeconds(10));
+
+        assertInstanceOf(ClaimOutcome.Claimed.class, outcome);
+        assertEquals(3, inserts);
+        assertEquals(0, finds);
+    }
+
+    @Test
+    void busyKeyPastTheWaitBoundMeansRequestInProgress() {
+        RequestResultStore store = store(SqlDialect.named("h2"), () -> {
+            throw failure("HYT00", 90131);
+        });
+
+        assertThrows(
+                RequestInProgressException.class,
+                () -> store.claim(ID, "{}", Duration.ofHours(1), Duration.ofSeconds(1)));
+        assertTrue(inserts > 1, "tried again before giving up: " + inserts);
+    }
+
+    @Test
+    void duplicateKeyRaisedByARaceIsReadAsTaken() {
+        // The winner committed between H2's NOT EXISTS check and its insert; here its record then vanished.
+        RequestResultStore store = store(SqlDialect.named("h2"), () -> {
+            if (inserts == 1) {
+                throw failure("23505", 23505);
+            }
+            return 1;
+        });
+
+        ClaimOutcome outcome = store.claim(ID, "{}", Duration.ofHours(1), Duration.ofSeconds(1));
+
+        assertInstanceOf(ClaimOutcome.Claimed.class, outcome);
+        assertEquals(1, finds);
+    }
+
+    @Test
+    void mariaDbLockWaitAndStatementTimeoutsMeanRequestInProgress() {
+        for (SQLException timeout : List.of(failure("HY000", 1205), failure("70100", 1969), failure("70100", 0))) {
+            RequestResultStore store = store(SqlDialect.named("mariadb"), () -> {
+                throw timeout;
+            });
+
+            assertThrows(
+                    RequestInProgressException.class,
+                    () -> store.claim(ID, "{}", Duration.ofHours(1), Duration.ofSeconds(1)),
+                    timeout.getErrorCode() + "");
+        }
+    }
+
+    @Test
+    void identityLongerThanBoundedKeyColumnsIsRefusedBeforeAnyStatement() {
+        RequestResultStore store = store(SqlDialect.named("mariadb"), () -> 1);
+        RequestResultId longScope = new RequestResultId("s".repeat(256), "debit:v1", "key-1");
+
+        StoreException e = assertThrows(
+                StoreException.class, () -> store.claim(longScope, "{}", Duration.ofHours(1), Duration.ofSeconds(1)));
+
+        assertTrue(e.getMessage().contains("255"), e.getMessage());
+        assertEquals(0, inserts);
     }
 }

@@ -2,6 +2,7 @@ package dev.idempotency.sample.messaging;
 
 import dev.idempotency.consumer.ProcessedMessages;
 import dev.idempotency.sample.Account;
+import jakarta.annotation.Resource;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 import jakarta.jms.Message;
@@ -9,6 +10,7 @@ import jakarta.jms.MessageListener;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
+import javax.sql.DataSource;
 
 /**
  * The chapter's {@code balance-projection}: credits the account once per message id. The record in {@code
@@ -29,10 +31,14 @@ public class BalanceProjection implements MessageListener {
     @PersistenceContext(unitName = "sample")
     EntityManager entityManager;
 
+    /** The sample unit's JTA datasource: the record shares the effect's transaction and connection. */
+    @Resource(lookup = "java:jboss/datasources/SampleDS")
+    DataSource dataSource;
+
     @Override
     public void onMessage(Message message) {
         CreditEvent event = CreditEvent.of(message);
-        boolean first = ProcessedMessages.in(entityManager)
+        boolean first = ProcessedMessages.in(dataSource)
                 .markProcessed(
                         SUBSCRIBER,
                         event.messageId(),

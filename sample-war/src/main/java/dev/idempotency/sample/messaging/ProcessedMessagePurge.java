@@ -6,10 +6,9 @@ import jakarta.ejb.Schedule;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.TransactionManagement;
 import jakarta.ejb.TransactionManagementType;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.UserTransaction;
 import java.time.Duration;
+import javax.sql.DataSource;
 
 /**
  * Deletes processed-message records older than the retention, hourly, in bounded batches of their own
@@ -22,8 +21,9 @@ public class ProcessedMessagePurge {
     static final Duration RETENTION = Duration.ofDays(7);
     static final int BATCH = 1_000;
 
-    @PersistenceContext(unitName = "sample")
-    EntityManager entityManager;
+    /** The sample unit's JTA datasource: the record shares the effect's transaction and connection. */
+    @Resource(lookup = "java:jboss/datasources/SampleDS")
+    DataSource dataSource;
 
     @Resource
     UserTransaction transaction;
@@ -34,7 +34,7 @@ public class ProcessedMessagePurge {
         do {
             transaction.begin();
             try {
-                deleted = ProcessedMessages.in(entityManager).purgeProcessedBefore(RETENTION, BATCH);
+                deleted = ProcessedMessages.in(dataSource).purgeProcessedBefore(RETENTION, BATCH);
                 transaction.commit();
             } catch (Exception e) {
                 transaction.rollback();

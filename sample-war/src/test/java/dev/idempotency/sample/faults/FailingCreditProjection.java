@@ -3,6 +3,7 @@ package dev.idempotency.sample.faults;
 import dev.idempotency.consumer.ProcessedMessages;
 import dev.idempotency.sample.Account;
 import dev.idempotency.sample.messaging.CreditEvent;
+import jakarta.annotation.Resource;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 import jakarta.jms.Message;
@@ -12,6 +13,7 @@ import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.sql.DataSource;
 
 /**
  * A projection that fails once per message, after it has recorded the message and credited the account:
@@ -33,11 +35,15 @@ public class FailingCreditProjection implements MessageListener {
     @PersistenceContext(unitName = "sample")
     EntityManager entityManager;
 
+    /** The sample unit's JTA datasource: the record shares the effect's transaction and connection. */
+    @Resource(lookup = "java:jboss/datasources/SampleDS")
+    DataSource dataSource;
+
     @Override
     public void onMessage(Message message) {
         CreditEvent event = CreditEvent.of(message);
         String account = "account:" + event.accountId();
-        if (ProcessedMessages.in(entityManager).markProcessed(SUBSCRIBER, event.messageId(), account)) {
+        if (ProcessedMessages.in(dataSource).markProcessed(SUBSCRIBER, event.messageId(), account)) {
             entityManager
                     .find(Account.class, event.accountId(), LockModeType.PESSIMISTIC_WRITE)
                     .credit(event.amount());

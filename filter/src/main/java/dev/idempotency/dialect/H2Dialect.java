@@ -1,0 +1,77 @@
+package dev.idempotency.dialect;
+
+import java.sql.SQLException;
+import java.util.OptionalInt;
+
+/**
+ * H2 2.x, for development setups and quickstarts. H2 does not make a concurrent duplicate wait on the
+ * index: while another transaction holds an uncommitted row with the same key, the insert fails at once
+ * ({@link Failure#KEY_BUSY}), and the store retries until its wait bound, which behaves like a wait with a
+ * polling delay. A failed statement does not end an H2 transaction, so the retry runs in the same one.
+ */
+final class H2Dialect extends SqlDialect {
+    /** The key columns are {@code VARCHAR(1000)} (h2.sql). */
+    private static final int KEY_COLUMN_LENGTH = 1000;
+
+    @Override
+    public String name() {
+        return "H2";
+    }
+
+    @Override
+    public OptionalInt maxIdentityLength() {
+        return OptionalInt.of(KEY_COLUMN_LENGTH);
+    }
+
+    /**
+     * Inserts unless a committed row exists; a row committed between the check and the insert raises a
+     * duplicate key error, which the store reads as "taken".
+     */
+    @Override
+    public String claimStatement() {
+        return "INSERT INTO request_result (scope, operation, request_key, request, created_at, expires_at)"
+                + " SELECT s, o, k, r, CURRENT_TIMESTAMP, DATEADD(SECOND, t, CURRENT_TIMESTAMP)"
+                + " FROM (VALUES (CAST(? AS VARCHAR), CAST(? AS VARCHAR), CAST(? AS VARCHAR),"
+                + " CAST(? AS CHARACTER LARGE OBJECT), CAST(? AS BIGINT))) AS claim(s, o, k, r, t)"
+                + " WHERE NOT EXISTS (SELECT 1 FROM request_result"
+                + " WHERE scope = claim.s AND operation = claim.o AND request_key = claim.k)";
+    }
+
+    @Override
+    public String purgeExpiredRequestsStatement() {
+        return "DELETE FROM request_result WHERE expires_at < CURRENT_TIMESTAMP FETCH FIRST ? ROWS ONLY";
+    }
+
+    @Override
+    public String claimMessageStatement() {
+        return "INSERT INTO processed_message (subscriber, message_id, payload, local_object, processed_at)"
+                + " SELECT s, m, p, l, CURRENT_TIMESTAMP"
+                + " FROM (VALUES (CAST(? AS VARCHAR), CAST(? AS VARCHAR), CAST(? AS CHARACTER LARGE OBJECT),"
+                + " CAST(? AS VARCHAR))) AS claim(s, m, p, l)"
+                + " WHERE NOT EXISTS (SELECT 1 FROM processed_message WHERE subscriber = claim.s AND message_id = claim.m)";
+    }
+
+    @Override
+    public String purgeProcessedMessagesStatement() {
+        return "DELETE FROM processed_message WHERE processed_at < ? FETCH FIRST ? ROWS ONLY";
+    }
+
+    @Override
+    public String upsertRolloutStatement() {
+        return "MERGE INTO idempotency_rollout (operation, mode, changed_by, changed_at) KEY (operation)"
+                + " VALUES (?, ?, ?, CURRENT_TIMESTAMP)";
+    }
+
+    /**
+     * 90131 concurrent update and 50200 lock timeout: another transaction holds the key's row. 23505, a
+     * duplicate that committed between the check and the insert, is the standard class 23.
+     */
+    @Override
+    public Failure classify(SQLException failure) {
+        int code = failure.getErrorCode();
+        if (code == 90131 || code == 50200) {
+            return Failure.KEY_BUSY;
+        }
+        return super.classify(failure);
+    }
+}

@@ -1,0 +1,94 @@
+package dev.idempotency.dialect;
+
+import java.sql.SQLException;
+import java.util.OptionalInt;
+
+/**
+ * MariaDB 10.11 and later with InnoDB, and MySQL 8.4 with the same SQL (tested against MariaDB only; see
+ * {@code docs/engines.md}). The claim is {@code INSERT IGNORE}: a concurrent duplicate waits on the
+ * duplicate's index record until the first transaction ends, then inserts (the first rolled back) or affects
+ * no row (it committed). {@code IGNORE} also turns data errors into warnings, so the store refuses identities
+ * longer than the key columns before it claims, and no other column can truncate ({@code LONGTEXT}, {@code
+ * LONGBLOB}).
+ */
+final class MariaDbDialect extends SqlDialect {
+    /** The key columns are {@code VARCHAR(255)}: three of them fit InnoDB's 3072-byte index limit in utf8mb4. */
+    private static final int KEY_COLUMN_LENGTH = 255;
+
+    @Override
+    public String name() {
+        return "MariaDB";
+    }
+
+    @Override
+    public OptionalInt maxIdentityLength() {
+        return OptionalInt.of(KEY_COLUMN_LENGTH);
+    }
+
+    @Override
+    public String claimStatement() {
+        return "INSERT IGNORE INTO request_result (scope, operation, request_key, request, created_at, expires_at)"
+                + " VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP(6), CURRENT_TIMESTAMP(6) + INTERVAL ? SECOND)";
+    }
+
+    /**
+     * A locking read: under Repeatable Read, InnoDB's default, a plain read could use a snapshot older than the
+     * winner's commit; a locking read always sees the latest committed row (MariaDB docs, "InnoDB Lock Modes").
+     */
+    @Override
+    public String selectRequestResultStatement() {
+        return super.selectRequestResultStatement() + " LOCK IN SHARE MODE";
+    }
+
+    /** InnoDB has no SKIP LOCKED for DELETE: a purge may wait briefly for a retry that holds an expired row. */
+    @Override
+    public String purgeExpiredRequestsStatement() {
+        return "DELETE FROM request_result WHERE expires_at < CURRENT_TIMESTAMP(6) LIMIT ?";
+    }
+
+    @Override
+    public String claimMessageStatement() {
+        return "INSERT IGNORE INTO processed_message (subscriber, message_id, payload, local_object, processed_at)"
+                + " VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP(6))";
+    }
+
+    @Override
+    public String selectMessagePayloadStatement() {
+        return super.selectMessagePayloadStatement() + " LOCK IN SHARE MODE";
+    }
+
+    @Override
+    public String purgeProcessedMessagesStatement() {
+        return "DELETE FROM processed_message WHERE processed_at < ? LIMIT ?";
+    }
+
+    @Override
+    public String upsertRolloutStatement() {
+        return "INSERT INTO idempotency_rollout (operation, mode, changed_by, changed_at)"
+                + " VALUES (?, ?, ?, CURRENT_TIMESTAMP(6)) ON DUPLICATE KEY UPDATE"
+                + " mode = VALUES(mode), changed_by = VALUES(changed_by), changed_at = VALUES(changed_at)";
+    }
+
+    @Override
+    public String insertRolloutHistoryStatement() {
+        return "INSERT INTO idempotency_rollout_history (operation, mode, changed_by, changed_at)"
+                + " VALUES (?, ?, ?, CURRENT_TIMESTAMP(6))";
+    }
+
+    /**
+     * 1205 lock wait timeout ({@code innodb_lock_wait_timeout}), 1969 statement time exceeded and SQLSTATE
+     * 70100 (the JDBC query timeout, which the driver sends as {@code max_statement_time}); 1213 deadlock is
+     * SQLSTATE 40001.
+     */
+    @Override
+    public Failure classify(SQLException failure) {
+        int code = failure.getErrorCode();
+        if (code == 1205 || code == 1969 || "70100".equals(failure.getSQLState())) {
+            return Failure.WAIT_TIMEOUT;
+        }
+        if (code == 1213) {
+            return Failure.TRANSACTION_CONFLICT;
+        }
+        return super.classify(failure);
+    }
+}

@@ -1,0 +1,46 @@
+-- The idempotency tables for H2 2.x (development setups and quickstarts; see docs/engines.md).
+-- VARCHAR compares exactly in H2: 'Key', 'key' and 'key ' are three keys (no case folding, no padding).
+
+-- request_result: one idempotency record per (scope, operation, request_key).
+CREATE TABLE IF NOT EXISTS request_result (
+    scope            VARCHAR(1000)            NOT NULL,
+    operation        VARCHAR(1000)            NOT NULL,
+    request_key      VARCHAR(1000)            NOT NULL,
+    request          CHARACTER LARGE OBJECT   NOT NULL,
+    response_status  INTEGER,
+    response_headers CHARACTER LARGE OBJECT,
+    response_body    BINARY LARGE OBJECT,
+    created_at       TIMESTAMP WITH TIME ZONE NOT NULL,
+    expires_at       TIMESTAMP WITH TIME ZONE NOT NULL,
+    CONSTRAINT request_result_pkey PRIMARY KEY (scope, operation, request_key),
+    CONSTRAINT request_result_key_not_empty CHECK (request_key <> '')
+);
+CREATE INDEX IF NOT EXISTS request_result_expires_at ON request_result (expires_at);
+
+-- idempotency_rollout: the rollout mode of each operation, shared by every node.
+CREATE TABLE IF NOT EXISTS idempotency_rollout (
+    operation  VARCHAR(1000)            PRIMARY KEY,
+    mode       VARCHAR(16)              NOT NULL CHECK (mode IN ('OFF', 'OPTIONAL', 'REQUIRED', 'DRAIN')),
+    changed_by VARCHAR(1000)            NOT NULL,
+    changed_at TIMESTAMP WITH TIME ZONE NOT NULL
+);
+-- Every change, for audit.
+CREATE TABLE IF NOT EXISTS idempotency_rollout_history (
+    id         BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    operation  VARCHAR(1000)            NOT NULL,
+    mode       VARCHAR(16)              NOT NULL,
+    changed_by VARCHAR(1000)            NOT NULL,
+    changed_at TIMESTAMP WITH TIME ZONE NOT NULL
+);
+
+-- processed_message: the idempotent consumer, one row per (subscriber, message id) applied.
+CREATE TABLE IF NOT EXISTS processed_message (
+    subscriber   VARCHAR(1000)            NOT NULL,
+    message_id   VARCHAR(1000)            NOT NULL,
+    payload      CHARACTER LARGE OBJECT,
+    local_object VARCHAR(1000),
+    processed_at TIMESTAMP WITH TIME ZONE NOT NULL,
+    CONSTRAINT processed_message_pkey PRIMARY KEY (subscriber, message_id),
+    CONSTRAINT processed_message_id_not_empty CHECK (message_id <> '')
+);
+CREATE INDEX IF NOT EXISTS processed_message_processed_at ON processed_message (processed_at);
