@@ -11,9 +11,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
@@ -114,7 +112,7 @@ public final class ProcessedMessages {
     public int purgeProcessedBefore(Duration retention, int maxRows) {
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement purge = connection.prepareStatement(dialect.purgeProcessedMessagesStatement())) {
-            purge.setTimestamp(1, Timestamp.from(Instant.now().minus(retention)));
+            purge.setLong(1, retention.toSeconds());
             purge.setInt(2, maxRows);
             return purge.executeUpdate();
         } catch (SQLException e) {

@@ -4,10 +4,11 @@ import java.sql.SQLException;
 import java.util.OptionalInt;
 
 /**
- * H2 2.x, for development setups and quickstarts. H2 does not make a concurrent duplicate wait on the
- * index: while another transaction holds an uncommitted row with the same key, the insert fails at once
- * ({@link Failure#KEY_BUSY}), and the store retries until its wait bound, which behaves like a wait with a
- * polling delay. A failed statement does not end an H2 transaction, so the retry runs in the same one.
+ * H2 2.x, for development setups and quickstarts. A concurrent duplicate waits for the row lock of the
+ * first, but only for H2's own lock timeout (two seconds by default); past it, or on a concurrent-update
+ * error, the insert fails ({@link Failure#KEY_BUSY}) and the store tries again until its own wait bound, so
+ * the duplicate behaves as if it had waited that long. A failed statement does not end an H2 transaction, so
+ * the retry runs in the same one.
  */
 final class H2Dialect extends SqlDialect {
     /** The key columns are {@code VARCHAR(1000)} (h2.sql). */
@@ -53,7 +54,8 @@ final class H2Dialect extends SqlDialect {
 
     @Override
     public String purgeProcessedMessagesStatement() {
-        return "DELETE FROM processed_message WHERE processed_at < ? FETCH FIRST ? ROWS ONLY";
+        return "DELETE FROM processed_message WHERE processed_at < DATEADD(SECOND, -?, CURRENT_TIMESTAMP)"
+                + " FETCH FIRST ? ROWS ONLY";
     }
 
     @Override
@@ -63,12 +65,17 @@ final class H2Dialect extends SqlDialect {
     }
 
     /**
-     * 90131 concurrent update and 50200 lock timeout: another transaction holds the key's row. 23505, a
-     * duplicate that committed between the check and the insert, is the standard class 23.
+     * 57014, the JDBC query timeout, ends the wait. 50200, H2's own lock timeout (two seconds by default, shorter
+     * than most {@code lock-timeout}s), and 90131, a concurrent update, mean another transaction still holds the
+     * key's row: the store tries again until its own bound. 23505, a duplicate that committed between the check
+     * and the insert, is the standard class 23.
      */
     @Override
     public Failure classify(SQLException failure) {
         int code = failure.getErrorCode();
+        if (code == 57014) {
+            return Failure.WAIT_TIMEOUT;
+        }
         if (code == 90131 || code == 50200) {
             return Failure.KEY_BUSY;
         }

@@ -1,6 +1,10 @@
 package dev.idempotency.dialect;
 
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.OptionalInt;
 
 /**
@@ -28,7 +32,7 @@ final class MariaDbDialect extends SqlDialect {
     @Override
     public String claimStatement() {
         return "INSERT IGNORE INTO request_result (scope, operation, request_key, request, created_at, expires_at)"
-                + " VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP(6), CURRENT_TIMESTAMP(6) + INTERVAL ? SECOND)";
+                + " VALUES (?, ?, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6) + INTERVAL ? SECOND)";
     }
 
     /**
@@ -40,16 +44,19 @@ final class MariaDbDialect extends SqlDialect {
         return super.selectRequestResultStatement() + " LOCK IN SHARE MODE";
     }
 
-    /** InnoDB has no SKIP LOCKED for DELETE: a purge may wait briefly for a retry that holds an expired row. */
+    /**
+     * InnoDB has no SKIP LOCKED for DELETE: a purge waits for a retry that holds an expired row, up to the
+     * store's purge statement timeout, and the next run tries again.
+     */
     @Override
     public String purgeExpiredRequestsStatement() {
-        return "DELETE FROM request_result WHERE expires_at < CURRENT_TIMESTAMP(6) LIMIT ?";
+        return "DELETE FROM request_result WHERE expires_at < UTC_TIMESTAMP(6) ORDER BY expires_at LIMIT ?";
     }
 
     @Override
     public String claimMessageStatement() {
         return "INSERT IGNORE INTO processed_message (subscriber, message_id, payload, local_object, processed_at)"
-                + " VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP(6))";
+                + " VALUES (?, ?, ?, ?, UTC_TIMESTAMP(6))";
     }
 
     @Override
@@ -59,26 +66,39 @@ final class MariaDbDialect extends SqlDialect {
 
     @Override
     public String purgeProcessedMessagesStatement() {
-        return "DELETE FROM processed_message WHERE processed_at < ? LIMIT ?";
+        return "DELETE FROM processed_message WHERE processed_at < UTC_TIMESTAMP(6) - INTERVAL ? SECOND"
+                + " ORDER BY processed_at LIMIT ?";
     }
 
     @Override
     public String upsertRolloutStatement() {
         return "INSERT INTO idempotency_rollout (operation, mode, changed_by, changed_at)"
-                + " VALUES (?, ?, ?, CURRENT_TIMESTAMP(6)) ON DUPLICATE KEY UPDATE"
+                + " VALUES (?, ?, ?, UTC_TIMESTAMP(6)) ON DUPLICATE KEY UPDATE"
                 + " mode = VALUES(mode), changed_by = VALUES(changed_by), changed_at = VALUES(changed_at)";
     }
 
     @Override
     public String insertRolloutHistoryStatement() {
         return "INSERT INTO idempotency_rollout_history (operation, mode, changed_by, changed_at)"
-                + " VALUES (?, ?, ?, CURRENT_TIMESTAMP(6))";
+                + " VALUES (?, ?, ?, UTC_TIMESTAMP(6))";
+    }
+
+    /**
+     * The DDL stores UTC in {@code DATETIME(6)} (no time zone, no 2038 limit), so it is read as a local date-time
+     * in UTC, whatever the JVM's or the session's zone.
+     */
+    @Override
+    public Instant readInstant(ResultSet row, int column) throws SQLException {
+        LocalDateTime utc = row.getObject(column, LocalDateTime.class);
+        return utc == null ? null : utc.toInstant(ZoneOffset.UTC);
     }
 
     /**
      * 1205 lock wait timeout ({@code innodb_lock_wait_timeout}), 1969 statement time exceeded and SQLSTATE
-     * 70100 (the JDBC query timeout, which the driver sends as {@code max_statement_time}); 1213 deadlock is
-     * SQLSTATE 40001.
+     * 70100 (the JDBC query timeout, which the driver sends as {@code max_statement_time}); 1213 deadlock
+     * (SQLSTATE 40001) and 1020 "record has changed since last read" (snapshot isolation; it rolls back the
+     * whole transaction) are conflicts. Read by vendor code first: MySQL may report 1205 as 40001, and SQLSTATE
+     * 23000 mixes duplicates with other constraint violations.
      */
     @Override
     public Failure classify(SQLException failure) {
@@ -86,8 +106,14 @@ final class MariaDbDialect extends SqlDialect {
         if (code == 1205 || code == 1969 || "70100".equals(failure.getSQLState())) {
             return Failure.WAIT_TIMEOUT;
         }
-        if (code == 1213) {
+        if (code == 1213 || code == 1020) {
             return Failure.TRANSACTION_CONFLICT;
+        }
+        if (code == 1062) {
+            return Failure.DUPLICATE_KEY;
+        }
+        if ("23000".equals(failure.getSQLState())) {
+            return Failure.OTHER;
         }
         return super.classify(failure);
     }

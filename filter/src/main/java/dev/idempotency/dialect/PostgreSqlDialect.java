@@ -40,7 +40,7 @@ final class PostgreSqlDialect extends SqlDialect {
     @Override
     public String purgeProcessedMessagesStatement() {
         return "DELETE FROM processed_message WHERE ctid = ANY (ARRAY(SELECT ctid FROM processed_message"
-                + " WHERE processed_at < ? LIMIT ?))";
+                + " WHERE processed_at < now() - ? * interval '1 second' LIMIT ?))";
     }
 
     @Override

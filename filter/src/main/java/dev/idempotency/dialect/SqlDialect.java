@@ -3,7 +3,10 @@ package dev.idempotency.dialect;
 import dev.idempotency.ConfigurationException;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
@@ -149,8 +152,8 @@ public abstract class SqlDialect {
     }
 
     /**
-     * Deletes a bounded batch of processed messages older than a cut-off. Parameters: the cut-off timestamp,
-     * batch size.
+     * Deletes a bounded batch of processed messages older than the retention, by the database's clock.
+     * Parameters: retention in whole seconds, batch size.
      */
     public abstract String purgeProcessedMessagesStatement();
 
@@ -166,6 +169,15 @@ public abstract class SqlDialect {
     public String insertRolloutHistoryStatement() {
         return "INSERT INTO idempotency_rollout_history (operation, mode, changed_by, changed_at)"
                 + " VALUES (?, ?, ?, CURRENT_TIMESTAMP)";
+    }
+
+    /**
+     * Reads a timestamp column the dialect's DDL declares, as the instant it stores. The default suits types
+     * that carry the zone (PostgreSQL {@code timestamptz}, H2 {@code TIMESTAMP WITH TIME ZONE}).
+     */
+    public Instant readInstant(ResultSet row, int column) throws SQLException {
+        Timestamp timestamp = row.getTimestamp(column);
+        return timestamp == null ? null : timestamp.toInstant();
     }
 
     /**

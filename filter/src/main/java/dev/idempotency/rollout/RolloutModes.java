@@ -126,7 +126,7 @@ public final class RolloutModes {
                         new Setting(
                                 RolloutMode.valueOf(rows.getString(2)),
                                 rows.getString(3),
-                                rows.getTimestamp(4).toInstant()));
+                                dialect.readInstant(rows, 4)));
             }
             return settings;
         } catch (SQLException e) {

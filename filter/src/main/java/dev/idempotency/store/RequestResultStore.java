@@ -11,7 +11,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +31,9 @@ import javax.sql.DataSource;
 public final class RequestResultStore {
     /** A vanished winner is rare (purge, or a competitor rolled back twice); three tries is plenty. */
     static final int MAX_CLAIM_ATTEMPTS = 3;
+
+    /** A purge batch that cannot finish in this long gives up; nothing is lost, the next run tries again. */
+    static final int PURGE_STATEMENT_TIMEOUT_SECONDS = 10;
 
     /** How often a claim on an engine that does not wait (H2) looks again at a key another transaction holds. */
     static final long BUSY_KEY_PAUSE_MILLIS = 50;
@@ -142,8 +144,14 @@ public final class RequestResultStore {
         return new RequestInProgressException("the key " + id + " is held by a request still running after " + maxWait);
     }
 
-    /** Engines with bounded key columns would cut a longer identity, and two identities could become one. */
+    /**
+     * Engines with bounded key columns would cut a longer identity, and two identities could become one; an
+     * empty key would break the key check, which an engine's {@code INSERT IGNORE} would hide as "taken".
+     */
     private void requireFitsKeyColumns(RequestResultId id) {
+        if (id.requestKey().isEmpty()) {
+            throw new StoreException("an idempotency key must not be empty", null);
+        }
         OptionalInt max = dialect.maxIdentityLength();
         if (max.isEmpty()) {
             return;
@@ -189,8 +197,7 @@ public final class RequestResultStore {
                 byte[] body = row.getBytes(4);
                 StoredResponse response = new StoredResponse(
                         status, readHeaders(id, row.getString(3)), body == null ? new byte[0] : body);
-                Timestamp expiresAt = row.getTimestamp(5);
-                return Optional.of(new StoredRecord(id, row.getString(1), response, expiresAt.toInstant()));
+                return Optional.of(new StoredRecord(id, row.getString(1), response, dialect.readInstant(row, 5)));
             }
         }
     }
@@ -230,6 +237,8 @@ public final class RequestResultStore {
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement purge = connection.prepareStatement(dialect.purgeExpiredRequestsStatement())) {
             purge.setInt(1, maxRows);
+            // An engine without SKIP LOCKED for DELETE would wait on a row a retry holds; the next run tries again.
+            purge.setQueryTimeout(PURGE_STATEMENT_TIMEOUT_SECONDS);
             return purge.executeUpdate();
         } catch (SQLException e) {
             throw failure("purging expired records", e);
