@@ -42,7 +42,7 @@ import java.util.Optional;
  * <h2>Installation</h2>
  *
  * Nothing in the application changes. Add the jar to {@code WEB-INF/lib}, create the tables ({@code
- * META-INF/idempotency/postgresql.sql} in this jar), and put the settings into {@code
+ * META-INF/idempotency/<engine>.sql} in this jar: PostgreSQL, MariaDB or H2), and put the settings into {@code
  * WEB-INF/idempotency.properties}:
  *
  * <pre>{@code
@@ -89,7 +89,8 @@ import java.util.Optional;
  * <tr><td>{@code scope-header}</td><td>a header name: a trusted gateway's header naming the caller, the scope of
  *     keyed requests without a principal ({@code header:<value>}); see {@code docs/getting-started.md} for the
  *     risks</td><td>none: such requests get 401</td></tr>
- * <tr><td>{@code database}</td><td>{@code postgresql}</td><td>{@code postgresql}</td></tr>
+ * <tr><td>{@code database}</td><td>{@code postgresql}, {@code mariadb}, {@code mysql} or {@code h2}; see {@code
+ *     docs/engines.md}</td><td>detected from the datasource's JDBC metadata at start-up</td></tr>
  * <tr><td>{@code max-request-body}</td><td>bytes, at least 1024; larger bodies get 413, chunked ones
  *     included</td><td>{@code 1048576}</td></tr>
  * <tr><td>{@code max-response-body}</td><td>bytes, at least 1024; a larger response is rolled back and

@@ -59,6 +59,9 @@ public final class IdempotentRequestHandler {
 
     private static final Logger LOG = Logger.getLogger(IdempotentRequestHandler.class.getName());
 
+    /** The 422's extension member: JSON pointers into the canonical request, where the two requests differ. */
+    public static final String MISMATCHES_MEMBER = "mismatches";
+
     /** Marks scopes taken from the {@code scope-header}, so they never equal a principal's name by accident. */
     static final String SCOPE_HEADER_PREFIX = "header:";
 
@@ -125,7 +128,8 @@ public final class IdempotentRequestHandler {
                 claimAndAnswer(id, canonical, config.retentionOf(operation), buffered, response, chain);
             }
         } catch (ProblemException problem) {
-            ProblemResponse.send(response, problem.problem(), problem.detail(), request.getRequestURI());
+            ProblemResponse.send(
+                    response, problem.problem(), problem.detail(), request.getRequestURI(), problem.extensions());
         }
     }
 
@@ -278,11 +282,13 @@ public final class IdempotentRequestHandler {
     private void answerExisting(StoredRecord record, CanonicalRequest canonical, HttpServletResponse response)
             throws IOException, ProblemException {
         if (!record.request().equals(canonical.text())) {
+            List<String> mismatches = canonical.differencesFrom(record.request());
             throw new ProblemException(
                     Problem.KEY_REUSED,
                     "this " + config.keyHeader() + " was already used for a different request to "
-                            + record.id().operation() + " (it differs at " + canonical.differencesFrom(record.request())
-                            + "); send a new key for a new request, or resend the original request unchanged");
+                            + record.id().operation() + " (it differs at " + mismatches
+                            + "); send a new key for a new request, or resend the original request unchanged",
+                    Map.of(MISMATCHES_MEMBER, mismatches));
         }
         StoredResponse stored = record.response();
         Map<String, List<String>> headers = new LinkedHashMap<>(stored.headers());

@@ -1,5 +1,8 @@
 package dev.idempotency.servlet;
 
+import java.util.List;
+import java.util.Map;
+
 /**
  * Ends a request with a problem response before anything was executed or stored. Thrown by the steps
  * that check a request, and turned into the response by the filter.
@@ -8,10 +11,17 @@ public final class ProblemException extends Exception {
     private static final long serialVersionUID = 1L;
 
     private final transient Problem problem;
+    private final transient Map<String, List<String>> extensions;
 
     public ProblemException(Problem problem, String detail) {
+        this(problem, detail, Map.of());
+    }
+
+    /** @param extensions RFC 9457 extension members, each a list of strings, such as {@code mismatches} */
+    public ProblemException(Problem problem, String detail, Map<String, List<String>> extensions) {
         super(detail, null, false, false);
         this.problem = problem;
+        this.extensions = Map.copyOf(extensions);
     }
 
     public Problem problem() {
@@ -20,5 +30,9 @@ public final class ProblemException extends Exception {
 
     public String detail() {
         return getMessage();
+    }
+
+    public Map<String, List<String>> extensions() {
+        return extensions;
     }
 }

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /** Writes an RFC 9457 {@code application/problem+json} response. Stateless and thread-safe. */
 public final class ProblemResponse {
@@ -20,12 +21,24 @@ public final class ProblemResponse {
      */
     public static void send(HttpServletResponse response, Problem problem, String detail, String instance)
             throws IOException {
+        send(response, problem, detail, instance, Map.of());
+    }
+
+    /** @param extensions RFC 9457 extension members, written after the standard ones in name order */
+    public static void send(
+            HttpServletResponse response,
+            Problem problem,
+            String detail,
+            String instance,
+            Map<String, List<String>> extensions)
+            throws IOException {
         ObjectNode body = JsonNodeFactory.instance.objectNode();
         body.put("type", problem.type());
         body.put("title", problem.title());
         body.put("status", problem.status());
         body.put("detail", detail);
         body.put("instance", instance);
+        new TreeMap<>(extensions).forEach((name, values) -> values.forEach(body.putArray(name)::add));
         Map<String, List<String>> headers = problem.status() == 409 || problem.status() == 503
                 ? Map.of("Content-Type", List.of(CONTENT_TYPE), "Retry-After", List.of("1"))
                 : Map.of("Content-Type", List.of(CONTENT_TYPE));

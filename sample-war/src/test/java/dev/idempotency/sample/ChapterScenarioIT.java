@@ -41,6 +41,9 @@ class ChapterScenarioIT extends SampleContainerTest {
         assertEquals(
                 "urn:dev.idempotency:problem:idempotency-key-reused",
                 Api.json(different).get("type").asText());
+        // The differing field, machine-readable: a JSON pointer into the canonical request.
+        assertEquals(
+                "[\"/body/json/amount\"]", Api.json(different).get("mismatches").toString());
         assertEquals(900, Database.balance(1));
 
         // The primary key itself refuses a second record with the same identity (SQLSTATE 23505).

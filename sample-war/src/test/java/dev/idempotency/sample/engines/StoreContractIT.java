@@ -55,7 +55,8 @@ abstract class StoreContractIT {
     @Test
     void concurrentDuplicateWaitsForTheWinnerThenReplays() throws Exception {
         String key = newKey();
-        CompletableFuture<String> winner = claimLater(key, "first", 1_500, "commit", 0);
+        // Longer than H2's own two-second lock timeout, so the store's retries carry the wait on H2.
+        CompletableFuture<String> winner = claimLater(key, "first", 2_500, "commit", 0);
         CompletableFuture<String> duplicate = claimLater(key, "first", 0, "commit", 300);
 
         assertEquals("claimed", winner.get());
