@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idempotency.config.Operation;
 import dev.idempotency.internal.FilterRuntime;
+import dev.idempotency.metrics.OperationCounters;
 import dev.idempotency.rollout.KeylessTelemetry;
 import dev.idempotency.rollout.RolloutMode;
 import dev.idempotency.rollout.RolloutModes;
@@ -157,6 +158,21 @@ public class IdempotencyAdminServlet extends HttpServlet {
                 .put("principal", client.principal())
                 .put("userAgent", client.userAgentFamily())
                 .put("count", count));
+        // This node's counts since it started; JMX publishes the same counters.
+        OperationCounters counters = runtime.metrics().countersOf(operation.contract());
+        node.putObject("outcomesOnThisNode")
+                .put("executed", counters.getExecuted())
+                .put("replayed", counters.getReplayed())
+                .put("mismatches", counters.getMismatches())
+                .put("inProgress", counters.getInProgress())
+                .put("rolledBack", counters.getRolledBack())
+                .put("failed", counters.getFailed())
+                .put("keylessPassed", counters.getKeylessPassed())
+                .put("keylessRefused", counters.getKeylessRefused())
+                .put("drainPassed", counters.getDrainPassed())
+                .put("rejected", counters.getRejected())
+                .put("duplicateWaits", counters.getDuplicateWaits())
+                .put("duplicateWaitMillis", counters.getDuplicateWaitMillis());
         return node;
     }
 

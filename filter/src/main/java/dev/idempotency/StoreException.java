@@ -7,6 +7,10 @@ package dev.idempotency;
 public class StoreException extends IdempotencyException {
     private static final long serialVersionUID = 1L;
 
+    public StoreException(String message) {
+        super(message);
+    }
+
     public StoreException(String message, Throwable cause) {
         super(message, cause);
     }

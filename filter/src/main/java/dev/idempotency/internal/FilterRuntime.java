@@ -2,8 +2,10 @@ package dev.idempotency.internal;
 
 import dev.idempotency.ConfigurationException;
 import dev.idempotency.config.IdempotencyConfig;
+import dev.idempotency.config.Operation;
 import dev.idempotency.config.SettingsParser;
 import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.metrics.JmxMetrics;
 import dev.idempotency.rollout.KeylessTelemetry;
 import dev.idempotency.rollout.RolloutModes;
 import dev.idempotency.tx.JtaTransaction;
@@ -43,6 +45,7 @@ public final class FilterRuntime {
     private final RolloutModes rolloutModes;
     private final KeylessTelemetry keylessTelemetry = new KeylessTelemetry();
     private final IdempotentRequestHandler handler;
+    private final JmxMetrics metrics;
     private final ScheduledFuture<?> keylessSummary;
     private final ScheduledFuture<?> purge;
 
@@ -52,7 +55,8 @@ public final class FilterRuntime {
             String filterName,
             IdempotencyConfig config,
             UserTransaction userTransaction,
-            ApplicationDataSource.Found dataSource) {
+            ApplicationDataSource.Found dataSource,
+            String contextPath) {
         this.filterName = filterName;
         this.config = config;
         SqlDialect dialect =
@@ -61,8 +65,11 @@ public final class FilterRuntime {
         JtaTransaction transaction = new JtaTransaction(userTransaction);
         this.rolloutModes = new RolloutModes(
                 config.rolloutMode(), config.rolloutRefresh(), transaction, dataSource.dataSource(), dialect);
-        this.handler =
-                new IdempotentRequestHandler(config, transaction, dataSource.dataSource(), dialect, keylessTelemetry);
+        this.metrics = new JmxMetrics(
+                contextPath,
+                config.operations().stream().map(Operation::contract).toList());
+        this.handler = new IdempotentRequestHandler(
+                config, transaction, dataSource.dataSource(), dialect, keylessTelemetry, metrics);
         Optional<ManagedScheduledExecutorService> scheduler = lookup(SCHEDULER, ManagedScheduledExecutorService.class);
         if (scheduler.isEmpty()) {
             LOG.warning("no " + SCHEDULER + "; expired records are not purged and keyless counts are not logged");
@@ -121,8 +128,14 @@ public final class FilterRuntime {
         return handler;
     }
 
-    /** Stops the periodic keyless summary and purge; the application is going away. */
+    /** This node's outcome counters, also published over JMX. */
+    public JmxMetrics metrics() {
+        return metrics;
+    }
+
+    /** Stops the periodic keyless summary and purge, and unregisters the MBeans; the application is going away. */
     public void stop() {
+        metrics.stop();
         for (ScheduledFuture<?> task : new ScheduledFuture<?>[] {keylessSummary, purge}) {
             if (task != null) {
                 task.cancel(false);
@@ -138,7 +151,11 @@ public final class FilterRuntime {
                     .orElseThrow(() -> new ConfigurationException("no UserTransaction at " + USER_TRANSACTION
                             + "; the filter needs a Jakarta EE container with JTA"));
             return new FilterRuntime(
-                    filterName, config, userTransaction, ApplicationDataSource.find(config, servletContext));
+                    filterName,
+                    config,
+                    userTransaction,
+                    ApplicationDataSource.find(config, servletContext),
+                    servletContext.getContextPath());
         } catch (ConfigurationException e) {
             throw new ConfigurationException("idempotency filter '" + filterName + "': " + e.getMessage());
         }

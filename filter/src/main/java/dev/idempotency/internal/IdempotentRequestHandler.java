@@ -7,6 +7,8 @@ import dev.idempotency.canonical.RequestCanonicalizer;
 import dev.idempotency.config.IdempotencyConfig;
 import dev.idempotency.config.Operation;
 import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.metrics.Outcome;
+import dev.idempotency.metrics.OutcomeListener;
 import dev.idempotency.rollout.KeylessTelemetry;
 import dev.idempotency.rollout.RolloutMode;
 import dev.idempotency.rollout.RolloutModes;
@@ -79,19 +81,22 @@ public final class IdempotentRequestHandler {
     private final RequestResultStore store;
     private final SqlDialect dialect;
     private final KeylessTelemetry keylessTelemetry;
+    private final OutcomeListener listener;
 
     public IdempotentRequestHandler(
             IdempotencyConfig config,
             JtaTransaction transaction,
             DataSource dataSource,
             SqlDialect dialect,
-            KeylessTelemetry keylessTelemetry) {
+            KeylessTelemetry keylessTelemetry,
+            OutcomeListener listener) {
         this.config = config;
         this.keyHeader = new IdempotencyKeyHeader(config.keyHeader());
         this.transaction = transaction;
         this.store = new RequestResultStore(dataSource, dialect);
         this.dialect = dialect;
         this.keylessTelemetry = keylessTelemetry;
+        this.listener = listener;
     }
 
     /**
@@ -106,34 +111,48 @@ public final class IdempotentRequestHandler {
             String path,
             RolloutModes.Setting rollout)
             throws IOException, ServletException {
+        // Failed unless a path says otherwise: an exception that escapes is a request the filter could not end.
+        Outcome outcome = Outcome.FAILED;
         try {
-            Optional<String> key = keyHeader.read(request);
-            if (key.isEmpty()) {
-                handleKeyless(request, response, chain, operation, rollout);
-                return;
-            }
-            String scope = scopeOf(request, operation);
-            BufferedBodyRequest buffered = BufferedBodyRequest.read(request, config.maxRequestBodyBytes());
-            CanonicalRequest canonical = canonicalizer.canonicalize(
-                    request.getMethod(),
-                    operation.contract(),
-                    path,
-                    request.getQueryString(),
-                    request.getContentType(),
-                    buffered.body());
-            RequestResultId id = new RequestResultId(scope, operation.contract(), key.get());
-            if (rollout.mode() == RolloutMode.DRAIN) {
-                answerStoredOrPassThrough(id, canonical, buffered, response, chain);
-            } else {
-                claimAndAnswer(id, canonical, config.retentionOf(operation), buffered, response, chain);
-            }
+            outcome = answer(request, response, chain, operation, path, rollout);
         } catch (ProblemException problem) {
+            outcome = Outcome.of(problem.problem());
             ProblemResponse.send(
                     response, problem.problem(), problem.detail(), request.getRequestURI(), problem.extensions());
+        } finally {
+            listener.requestEnded(operation.contract(), outcome);
         }
     }
 
-    private void handleKeyless(
+    private Outcome answer(
+            HttpServletRequest request,
+            HttpServletResponse response,
+            FilterChain chain,
+            Operation operation,
+            String path,
+            RolloutModes.Setting rollout)
+            throws IOException, ServletException, ProblemException {
+        Optional<String> key = keyHeader.read(request);
+        if (key.isEmpty()) {
+            return handleKeyless(request, response, chain, operation, rollout);
+        }
+        String scope = scopeOf(request, operation);
+        BufferedBodyRequest buffered = BufferedBodyRequest.read(request, config.maxRequestBodyBytes());
+        CanonicalRequest canonical = canonicalizer.canonicalize(
+                request.getMethod(),
+                operation.contract(),
+                path,
+                request.getQueryString(),
+                request.getContentType(),
+                buffered.body());
+        RequestResultId id = new RequestResultId(scope, operation.contract(), key.get());
+        if (rollout.mode() == RolloutMode.DRAIN) {
+            return answerStoredOrPassThrough(id, canonical, buffered, response, chain);
+        }
+        return claimAndAnswer(id, canonical, config.retentionOf(operation), buffered, response, chain);
+    }
+
+    private Outcome handleKeyless(
             HttpServletRequest request,
             HttpServletResponse response,
             FilterChain chain,
@@ -153,6 +172,7 @@ public final class IdempotentRequestHandler {
             announceKeylessDeprecation(response, rollout);
         }
         chain.doFilter(request, response);
+        return Outcome.KEYLESS_PASSED;
     }
 
     /**
@@ -195,7 +215,7 @@ public final class IdempotentRequestHandler {
         return SCOPE_HEADER_PREFIX + values.get(0).trim();
     }
 
-    private void claimAndAnswer(
+    private Outcome claimAndAnswer(
             RequestResultId id,
             CanonicalRequest canonical,
             Duration retention,
@@ -210,11 +230,9 @@ public final class IdempotentRequestHandler {
                 if (outcome instanceof ClaimOutcome.Existing existing) {
                     // The transaction only read; end it before answering so the connection goes back at once.
                     transaction.rollback();
-                    answerExisting(existing.record(), canonical, response);
-                } else {
-                    execute(id, retention, request, response, chain);
+                    return answerExisting(existing.record(), canonical, response);
                 }
-                return;
+                return execute(id, retention, request, response, chain);
             } catch (TransactionConflictException e) {
                 // Nothing has run yet, so a new transaction with the same key is safe (the chapter's rule for
                 // isolation levels above Read Committed); it will usually find the winner's record.
@@ -234,7 +252,7 @@ public final class IdempotentRequestHandler {
      * DRAIN: a stored record is still honoured (replay or 422), because its client is entitled to it; a new
      * key runs unprotected and is not recorded.
      */
-    private void answerStoredOrPassThrough(
+    private Outcome answerStoredOrPassThrough(
             RequestResultId id,
             CanonicalRequest canonical,
             BufferedBodyRequest request,
@@ -254,17 +272,23 @@ public final class IdempotentRequestHandler {
             transaction.rollback();
         }
         if (stored.isPresent()) {
-            answerExisting(stored.get(), canonical, response);
-        } else {
-            chain.doFilter(request, response);
+            return answerExisting(stored.get(), canonical, response);
         }
+        chain.doFilter(request, response);
+        return Outcome.DRAIN_PASSED;
     }
 
     private ClaimOutcome claim(RequestResultId id, CanonicalRequest canonical, Duration retention)
             throws ProblemException {
+        long started = System.nanoTime();
         try {
-            return store.claim(id, canonical.text(), retention, config.lockTimeout());
+            ClaimOutcome outcome = store.claim(id, canonical.text(), retention, config.lockTimeout());
+            if (outcome instanceof ClaimOutcome.Existing) {
+                listener.waitedForDuplicate(id.operation(), Duration.ofNanos(System.nanoTime() - started));
+            }
+            return outcome;
         } catch (RequestInProgressException e) {
+            listener.waitedForDuplicate(id.operation(), Duration.ofNanos(System.nanoTime() - started));
             throw new ProblemException(
                     Problem.REQUEST_IN_PROGRESS,
                     "another request with this key is still being processed; nothing was executed for this one;"
@@ -279,7 +303,7 @@ public final class IdempotentRequestHandler {
         }
     }
 
-    private void answerExisting(StoredRecord record, CanonicalRequest canonical, HttpServletResponse response)
+    private Outcome answerExisting(StoredRecord record, CanonicalRequest canonical, HttpServletResponse response)
             throws IOException, ProblemException {
         if (!record.request().equals(canonical.text())) {
             List<String> mismatches = canonical.differencesFrom(record.request());
@@ -295,9 +319,10 @@ public final class IdempotentRequestHandler {
         headers.put(REPLAYED_HEADER, List.of("true"));
         headers.put(EXPIRES_HEADER, List.of(HttpDates.format(record.expiresAt())));
         ResponseWriter.send(response, stored.status(), headers, stored.body());
+        return Outcome.REPLAYED;
     }
 
-    private void execute(
+    private Outcome execute(
             RequestResultId id,
             Duration retention,
             BufferedBodyRequest request,
@@ -329,7 +354,7 @@ public final class IdempotentRequestHandler {
             // A failure or a refusal that is not a final outcome: undo its effects, keep the key free.
             transaction.rollback();
             captured.sendTo(response);
-            return;
+            return Outcome.ROLLED_BACK;
         }
         if (!transaction.isCommittable()) {
             transaction.rollback();
@@ -355,6 +380,7 @@ public final class IdempotentRequestHandler {
         // give or take the clock difference between this server and the database).
         response.setHeader(EXPIRES_HEADER, HttpDates.format(Instant.now().plus(retention)));
         captured.sendTo(response);
+        return Outcome.EXECUTED;
     }
 
     /** Responses the filter cannot hold whole are rolled back, never stored in part. */

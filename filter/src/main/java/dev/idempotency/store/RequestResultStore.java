@@ -72,9 +72,9 @@ public final class RequestResultStore {
                 if (inserted.get() == 1) {
                     return new ClaimOutcome.Claimed();
                 }
-                // Under Read Committed, ON CONFLICT can skip because of a row that is not in this statement's
-                // snapshot, so the winner is looked up by a separate statement with a fresh snapshot (PostgreSQL
-                // docs, "INSERT ... ON CONFLICT"; the chapter's Read Committed rule).
+                // Taken: the winner is read by a separate statement, because the insert's snapshot may not hold
+                // its row (PostgreSQL's Read Committed rule, "INSERT ... ON CONFLICT"; MariaDB reads it with a
+                // locking read for the same reason under Repeatable Read).
                 Optional<StoredRecord> existing = find(connection, id);
                 if (existing.isPresent()) {
                     return new ClaimOutcome.Existing(existing.get());
@@ -150,7 +150,7 @@ public final class RequestResultStore {
      */
     private void requireFitsKeyColumns(RequestResultId id) {
         if (id.requestKey().isEmpty()) {
-            throw new StoreException("an idempotency key must not be empty", null);
+            throw new StoreException("an idempotency key must not be empty");
         }
         OptionalInt max = dialect.maxIdentityLength();
         if (max.isEmpty()) {
@@ -158,10 +158,8 @@ public final class RequestResultStore {
         }
         for (String part : new String[] {id.scope(), id.operation(), id.requestKey()}) {
             if (part.length() > max.getAsInt()) {
-                throw new StoreException(
-                        "the identity " + id + " has a part longer than the " + max.getAsInt() + " characters the "
-                                + dialect.name() + " key columns hold",
-                        null);
+                throw new StoreException("the identity " + id + " has a part longer than the " + max.getAsInt()
+                        + " characters the " + dialect.name() + " key columns hold");
             }
         }
     }

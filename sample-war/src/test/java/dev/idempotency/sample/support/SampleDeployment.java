@@ -7,6 +7,7 @@ import dev.idempotency.sample.faults.FailingCreditProjection;
 import dev.idempotency.sample.faults.FailingCreditsResource;
 import dev.idempotency.sample.faults.FaultResource;
 import dev.idempotency.sample.faults.FormEchoServlet;
+import dev.idempotency.sample.faults.JmxReaderServlet;
 import dev.idempotency.sample.faults.ProcessedMessagePurgeResource;
 import dev.idempotency.sample.faults.PublicEchoServlet;
 import java.io.File;
@@ -56,7 +57,8 @@ public final class SampleDeployment {
                         PublicEchoServlet.class,
                         AsyncServlet.class,
                         FormEchoServlet.class,
-                        ConflictServlet.class)
+                        ConflictServlet.class,
+                        JmxReaderServlet.class)
                 .addAsWebInfResource(
                         new File("src/test/resources/test-idempotency.properties"), "idempotency.properties");
         return TestServer.isLiberty()

@@ -1,0 +1,100 @@
+package dev.idempotency.sample;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.idempotency.sample.support.Api;
+import dev.idempotency.sample.support.Duplicates;
+import dev.idempotency.sample.support.SampleContainerTest;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One outcome per request, counted exactly: a scripted sequence on {@code debit:v1}, then the counters read
+ * over JMX (the MBean {@code dev.idempotency:type=Operation,application="/sample",name="debit:v1"}) and from
+ * the admin servlet.
+ */
+@RunAsClient
+class OutcomesIT extends SampleContainerTest {
+    private static final String OBJECT_NAME =
+            "dev.idempotency:type=Operation,application=\"/sample\",name=\"debit:v1\"";
+
+    @Test
+    void everyRequestEndsWithOneCountedOutcome() throws Exception {
+        Api api = new Api(base);
+        long account = api.openAccount("alice", 10_000);
+        String debits = "api/accounts/" + account + "/debits";
+        String key = UUID.randomUUID().toString();
+
+        assertEquals(200, api.post("alice", debits, key, "{\"amount\": 100}").statusCode()); // executed
+        assertEquals(200, api.post("alice", debits, key, "{\"amount\": 100}").statusCode()); // replayed
+        assertEquals(422, api.post("alice", debits, key, "{\"amount\": 101}").statusCode()); // mismatch
+        // One executed, four replayed.
+        assertEquals(
+                1,
+                Duplicates.debitAtOnce(5, i -> api, account, UUID.randomUUID().toString(), "{\"balance\":9800}"));
+        assertEquals(
+                409,
+                api.post("alice", debits, UUID.randomUUID().toString(), "{\"amount\": 100000}")
+                        .statusCode());
+        assertEquals(200, api.post("alice", debits, null, "{\"amount\": 100}").statusCode()); // keyless
+        assertEquals(
+                400,
+                api.post("alice", debits, "k".repeat(256), "{\"amount\": 100}").statusCode()); // rejected
+
+        Map<String, String> expected = new TreeMap<>(Map.ofEntries(
+                Map.entry("Operation", "debit:v1"),
+                Map.entry("Executed", "2"),
+                Map.entry("Replayed", "5"),
+                Map.entry("Mismatches", "1"),
+                Map.entry("InProgress", "0"),
+                Map.entry("RolledBack", "1"),
+                Map.entry("Failed", "0"),
+                Map.entry("KeylessPassed", "1"),
+                Map.entry("KeylessRefused", "0"),
+                Map.entry("DrainPassed", "0"),
+                Map.entry("Rejected", "1"),
+                // The replay, the mismatch and the four duplicates found the key taken.
+                Map.entry("DuplicateWaits", "6")));
+        Map<String, String> jmx = jmxAttributes();
+        jmx.remove("DuplicateWaitMillis");
+        assertEquals(expected, jmx);
+
+        JsonNode outcomes = null;
+        for (JsonNode operation :
+                Api.json(api.get("operator", "admin/idempotency")).get("operations")) {
+            if (operation.get("operation").asText().equals("debit:v1")) {
+                outcomes = operation.get("outcomesOnThisNode");
+            }
+        }
+        assertEquals(2, outcomes.get("executed").asLong());
+        assertEquals(5, outcomes.get("replayed").asLong());
+        assertEquals(1, outcomes.get("mismatches").asLong());
+        assertEquals(1, outcomes.get("rolledBack").asLong());
+        assertEquals(1, outcomes.get("keylessPassed").asLong());
+        assertEquals(1, outcomes.get("rejected").asLong());
+        assertEquals(6, outcomes.get("duplicateWaits").asLong());
+    }
+
+    private Map<String, String> jmxAttributes() {
+        HttpResponse<String> response = Api.send(HttpRequest.newBuilder(
+                        URI.create(base + "test-jmx?name=" + URLEncoder.encode(OBJECT_NAME, StandardCharsets.UTF_8)))
+                .GET()
+                .build());
+        assertEquals(200, response.statusCode(), response.body());
+        Map<String, String> attributes = new TreeMap<>();
+        for (String line : response.body().split("\n")) {
+            String[] parts = line.split("=", 2);
+            attributes.put(parts[0], parts[1]);
+        }
+        return attributes;
+    }
+}
