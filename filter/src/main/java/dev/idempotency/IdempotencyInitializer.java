@@ -14,7 +14,8 @@ import java.util.Set;
 
 /**
  * Installs the filter when the application starts, so adopting it needs no change to the application: if
- * the WAR holds {@value #SETTINGS_FILE} and maps no {@link IdempotencyFilter} itself, the filter is
+ * the WAR holds {@value #SETTINGS_FILE} (or MicroProfile Config has {@code idempotency.operations}) and maps
+ * no {@link IdempotencyFilter} itself, the filter is
  * registered under the name {@value #FILTER_NAME} for every request ({@code /*}, dispatcher {@code
  * REQUEST}), ahead of the application's own filters. A {@code ServletContainerInitializer} runs even when the
  * WAR's {@code web.xml} is {@code metadata-complete="true"}, which a {@code web-fragment.xml} would not.
@@ -36,8 +37,12 @@ public final class IdempotencyInitializer implements ServletContainerInitializer
     @Override
     public void onStartup(Set<Class<?>> classes, ServletContext servletContext) {
         List<? extends FilterRegistration> filters = mappedFilters(servletContext);
-        if (filters.isEmpty() && hasSettingsFile(servletContext)) {
-            filters = List.of(register(servletContext));
+        if (filters.isEmpty()) {
+            if (hasSettingsFile(servletContext)) {
+                filters = List.of(register(servletContext, true));
+            } else if (FilterRuntime.configuredByMicroProfile(servletContext)) {
+                filters = List.of(register(servletContext, false));
+            }
         }
         for (FilterRegistration filter : filters) {
             // Throws ConfigurationException, which the container reports as a failed deployment.
@@ -65,9 +70,11 @@ public final class IdempotencyInitializer implements ServletContainerInitializer
         }
     }
 
-    private static FilterRegistration register(ServletContext servletContext) {
+    private static FilterRegistration register(ServletContext servletContext, boolean withSettingsFile) {
         FilterRegistration.Dynamic filter = servletContext.addFilter(FILTER_NAME, IdempotencyFilter.class);
-        filter.setInitParameter(IdempotencyFilter.INIT_PARAM_CONFIG_FILE, SETTINGS_FILE);
+        if (withSettingsFile) {
+            filter.setInitParameter(IdempotencyFilter.INIT_PARAM_CONFIG_FILE, SETTINGS_FILE);
+        }
         // A filter that does not support async would make startAsync fail for every request it sees, covered
         // or not; the filter refuses asynchronous processing itself, on covered requests only.
         filter.setAsyncSupported(true);

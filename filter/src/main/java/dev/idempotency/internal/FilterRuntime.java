@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
@@ -177,12 +178,55 @@ public final class FilterRuntime {
                 TimeUnit.SECONDS);
     }
 
+    /**
+     * Every setting from its one place: init-params, the properties file named by {@code config-file}, and
+     * MicroProfile Config ({@code idempotency.<setting>}) where the server has it.
+     *
+     * @throws ConfigurationException if a setting is given in two places
+     */
     private static Map<String, String> settings(Map<String, String> initParameters, ServletContext servletContext) {
-        Map<String, String> settings = new HashMap<>(initParameters);
-        String file = settings.remove(INIT_PARAM_CONFIG_FILE);
-        if (file == null) {
-            return settings;
+        Map<String, String> parameters = new HashMap<>(initParameters);
+        String file = parameters.remove(INIT_PARAM_CONFIG_FILE);
+        Map<String, String> settings = new HashMap<>();
+        Map<String, String> places = new HashMap<>();
+        merge(settings, places, parameters, name -> "as an init-param");
+        if (file != null) {
+            merge(settings, places, readFile(servletContext, file), name -> "in '" + file + "'");
         }
+        if (MicroProfileSettings.isAvailable(servletContext.getClassLoader())) {
+            merge(
+                    settings,
+                    places,
+                    MicroProfileSettings.read(servletContext.getClassLoader()),
+                    name -> "in MicroProfile Config (" + MicroProfileSettings.PREFIX + name + ")");
+        }
+        return settings;
+    }
+
+    /** Whether MicroProfile Config names the operations, which installs the filter as the settings file does. */
+    public static boolean configuredByMicroProfile(ServletContext servletContext) {
+        return MicroProfileSettings.isAvailable(servletContext.getClassLoader())
+                && MicroProfileSettings.read(servletContext.getClassLoader())
+                        .containsKey(SettingsParser.INIT_PARAM_OPERATIONS);
+    }
+
+    private static void merge(
+            Map<String, String> settings,
+            Map<String, String> places,
+            Map<String, String> source,
+            Function<String, String> place) {
+        for (Map.Entry<String, String> setting : source.entrySet()) {
+            String name = setting.getKey();
+            if (settings.containsKey(name)) {
+                throw new ConfigurationException("'" + name + "' is set both " + places.get(name) + " and "
+                        + place.apply(name) + "; set it in one place");
+            }
+            settings.put(name, setting.getValue());
+            places.put(name, place.apply(name));
+        }
+    }
+
+    private static Map<String, String> readFile(ServletContext servletContext, String file) {
         Properties properties = new Properties();
         try (InputStream in = servletContext.getResourceAsStream(file)) {
             if (in == null) {
@@ -192,11 +236,8 @@ public final class FilterRuntime {
         } catch (IOException e) {
             throw new ConfigurationException(INIT_PARAM_CONFIG_FILE + ": '" + file + "' could not be read: " + e);
         }
+        Map<String, String> settings = new HashMap<>();
         for (String name : properties.stringPropertyNames()) {
-            if (settings.containsKey(name)) {
-                throw new ConfigurationException(
-                        "'" + name + "' is set both as an init-param and in '" + file + "'; set it in one place");
-            }
             settings.put(name, properties.getProperty(name));
         }
         return settings;

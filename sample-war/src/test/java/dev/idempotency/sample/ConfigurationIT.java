@@ -1,12 +1,18 @@
 package dev.idempotency.sample;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.PostgresExtension;
 import dev.idempotency.sample.support.SampleDeployment;
+import dev.idempotency.sample.support.TestServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -32,8 +38,56 @@ class ConfigurationIT {
         return withSettings("safe-method.war", "operations = GET /api/accounts/{id} = read-account:v1\n");
     }
 
+    @Deployment(name = "microprofile-config", managed = false, testable = false)
+    static WebArchive microProfileConfig() {
+        return withMicroProfileConfig("mp-config.war", "idempotency.key-header = X-Request-Key\n");
+    }
+
+    @Deployment(name = "microprofile-config-twice", managed = false, testable = false)
+    static WebArchive microProfileConfigTwice() {
+        return withMicroProfileConfig("mp-twice.war", "idempotency.rollout-mode = REQUIRED\n");
+    }
+
+    @Deployment(name = "microprofile-config-unknown", managed = false, testable = false)
+    static WebArchive microProfileConfigUnknown() {
+        return withMicroProfileConfig("mp-unknown.war", "idempotency.retension = PT48H\n");
+    }
+
     @ArquillianResource
     Deployer deployer;
+
+    @Test
+    void settingFromMicroProfileConfigTakesEffect() throws Exception {
+        deployer.deploy("microprofile-config");
+        try {
+            Api api = new Api(TestServer.context("mp-config").toURL());
+            String key = UUID.randomUUID().toString();
+            HttpRequest.Builder debit = api.request("alice", "api/accounts/1/debits")
+                    .header("Content-Type", "application/json")
+                    .header("X-Request-Key", key)
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"amount\": 1}"));
+
+            HttpResponse<String> first = Api.send(debit.build());
+            HttpResponse<String> retry = Api.send(debit.build());
+
+            assertEquals(200, first.statusCode(), first.body());
+            assertEquals(
+                    "true", retry.headers().firstValue("Idempotent-Replayed").orElse(""), retry.body());
+        } finally {
+            deployer.undeploy("microprofile-config");
+        }
+    }
+
+    @Test
+    void settingGivenInTheFileAndInMicroProfileConfigFailsTheDeploymentNamingBoth() {
+        assertDeploymentFailsMentioning(
+                "microprofile-config-twice", "in MicroProfile Config (idempotency.rollout-mode)");
+    }
+
+    @Test
+    void unknownMicroProfileConfigPropertyFailsTheDeploymentAndTheMessageNamesIt() {
+        assertDeploymentFailsMentioning("microprofile-config-unknown", "idempotency.retension");
+    }
 
     @Test
     void unknownSettingFailsTheDeploymentAndTheMessageNamesIt() {
@@ -58,6 +112,12 @@ class ConfigurationIT {
                 // A failed deployment may already have been removed by the container.
             }
         }
+    }
+
+    /** The test deployment, with extra settings in the WAR's MicroProfile Config file. */
+    private static WebArchive withMicroProfileConfig(String archiveName, String properties) {
+        return SampleDeployment.create(archiveName)
+                .addAsResource(new StringAsset(properties), "META-INF/microprofile-config.properties");
     }
 
     private static WebArchive withSettings(String archiveName, String properties) {

@@ -1,0 +1,62 @@
+package dev.idempotency.internal;
+
+import dev.idempotency.ConfigurationException;
+import dev.idempotency.config.SettingsParser;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * The filter's settings from MicroProfile Config, as {@code idempotency.<setting>} (for example {@code
+ * idempotency.operations}, or the environment variable {@code IDEMPOTENCY_OPERATIONS}), where the server
+ * provides MicroProfile Config. Loaded only after {@link #isAvailable} said so, so the jar needs no
+ * MicroProfile API on servers without it.
+ *
+ * <p>Stateless.
+ */
+final class MicroProfileSettings {
+    static final String PREFIX = "idempotency.";
+    private static final String CONFIG_PROVIDER = "org.eclipse.microprofile.config.ConfigProvider";
+
+    private MicroProfileSettings() {}
+
+    /** Whether the application can see MicroProfile Config. */
+    static boolean isAvailable(ClassLoader application) {
+        try {
+            Class.forName(CONFIG_PROVIDER, false, application);
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
+    /**
+     * The settings given as {@code idempotency.*}, by setting name.
+     *
+     * @throws ConfigurationException naming an {@code idempotency.*} property that is no setting
+     */
+    static Map<String, String> read(ClassLoader application) {
+        Config config = ConfigProvider.getConfig(application);
+        Set<String> unknown = new TreeSet<>();
+        for (String property : config.getPropertyNames()) {
+            if (property.startsWith(PREFIX)
+                    && !SettingsParser.KNOWN_SETTINGS.contains(property.substring(PREFIX.length()))) {
+                unknown.add(property);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw new ConfigurationException(
+                    "unknown MicroProfile Config propert" + (unknown.size() == 1 ? "y " : "ies ")
+                            + unknown + "; the filter's settings are " + PREFIX + "<setting>, with <setting> one of "
+                            + new TreeSet<>(SettingsParser.KNOWN_SETTINGS));
+        }
+        Map<String, String> settings = new HashMap<>();
+        for (String setting : SettingsParser.KNOWN_SETTINGS) {
+            config.getOptionalValue(PREFIX + setting, String.class).ifPresent(value -> settings.put(setting, value));
+        }
+        return settings;
+    }
+}
