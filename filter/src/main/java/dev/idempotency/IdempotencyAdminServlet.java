@@ -7,12 +7,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idempotency.config.Operation;
 import dev.idempotency.internal.FilterRuntime;
 import dev.idempotency.metrics.OperationCounters;
+import dev.idempotency.metrics.Outcome;
 import dev.idempotency.rollout.KeylessTelemetry;
 import dev.idempotency.rollout.RolloutMode;
 import dev.idempotency.rollout.RolloutModes;
 import dev.idempotency.servlet.Problem;
 import dev.idempotency.servlet.ProblemResponse;
 import dev.idempotency.servlet.ResponseWriter;
+import dev.idempotency.store.CounterStore;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
@@ -21,6 +23,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -88,11 +91,15 @@ public class IdempotencyAdminServlet extends HttpServlet {
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         ObjectNode body = JSON.createObjectNode();
         body.put("rolloutRefresh", runtime.config().rolloutRefresh().toString());
+        body.put("counterFlushInterval", runtime.config().counterFlushInterval().toString());
+        List<CounterStore.Value> cluster = clusterCounters();
         ArrayNode operations = body.putArray("operations");
         Map<String, Map<KeylessTelemetry.Client, Long>> keyless =
                 runtime.keylessTelemetry().snapshot();
         for (Operation operation : runtime.config().operations()) {
-            operations.add(describe(operation, keyless.getOrDefault(operation.contract(), Map.of())));
+            ObjectNode described = describe(operation, keyless.getOrDefault(operation.contract(), Map.of()));
+            described.set("cluster", cluster(operation.contract(), cluster));
+            operations.add(described);
         }
         sendJson(response, body);
     }
@@ -160,20 +167,69 @@ public class IdempotencyAdminServlet extends HttpServlet {
                 .put("count", count));
         // This node's counts since it started; JMX publishes the same counters.
         OperationCounters counters = runtime.metrics().countersOf(operation.contract());
-        node.putObject("outcomesOnThisNode")
-                .put("executed", counters.getExecuted())
-                .put("replayed", counters.getReplayed())
-                .put("mismatches", counters.getMismatches())
-                .put("inProgress", counters.getInProgress())
-                .put("rolledBack", counters.getRolledBack())
-                .put("failed", counters.getFailed())
-                .put("keylessPassed", counters.getKeylessPassed())
-                .put("keylessRefused", counters.getKeylessRefused())
-                .put("drainPassed", counters.getDrainPassed())
-                .put("rejected", counters.getRejected())
-                .put("duplicateWaits", counters.getDuplicateWaits())
-                .put("duplicateWaitMillis", counters.getDuplicateWaitMillis());
+        ObjectNode outcomes = node.putObject("outcomesOnThisNode");
+        for (Outcome outcome : Outcome.values()) {
+            outcomes.put(jsonName(outcome.name()), counters.count(outcome));
+        }
+        outcomes.put("duplicateWaits", counters.getDuplicateWaits());
+        outcomes.put("duplicateWaitMillis", counters.getDuplicateWaitMillis());
         return node;
+    }
+
+    /** Every node's flushed counts, or none if the table cannot be read (the node's own counts still show). */
+    private List<CounterStore.Value> clusterCounters() {
+        try {
+            return runtime.counters().readAll();
+        } catch (RuntimeException e) {
+            log("idempotency_counter could not be read", e);
+            return List.of();
+        }
+    }
+
+    /**
+     * The operation's counts summed over every node, as of the last flush of each: {@code asOf} is the latest
+     * flush that changed one of them, and a node's newer requests arrive within {@code counterFlushInterval}.
+     */
+    private static ObjectNode cluster(String operation, List<CounterStore.Value> values) {
+        ObjectNode cluster = JSON.createObjectNode();
+        ObjectNode outcomes = cluster.putObject("outcomes");
+        for (Outcome outcome : Outcome.values()) {
+            outcomes.put(jsonName(outcome.name()), 0L);
+        }
+        ObjectNode keyless = cluster.putObject("keyless");
+        keyless.put("total", 0L);
+        ArrayNode clients = keyless.putArray("clients");
+        Instant asOf = null;
+        for (CounterStore.Value value : values) {
+            CounterStore.Key key = value.key();
+            if (!key.operation().equals(operation)) {
+                continue;
+            }
+            asOf = asOf == null || value.updatedAt().isAfter(asOf) ? value.updatedAt() : asOf;
+            if (key.counter().equals(CounterStore.KEYLESS)) {
+                keyless.put("total", keyless.get("total").asLong() + value.count());
+                clients.addObject()
+                        .put("principal", key.principal())
+                        .put("userAgent", key.userAgent())
+                        .put("count", value.count());
+            } else {
+                outcomes.put(jsonName(key.counter()), value.count());
+            }
+        }
+        cluster.put("asOf", asOf == null ? null : asOf.toString());
+        return cluster;
+    }
+
+    /** {@code MISMATCH} → {@code mismatches}, {@code IN_PROGRESS} → {@code inProgress}: the JMX names, camel case. */
+    private static String jsonName(String counter) {
+        if (counter.equals("MISMATCH")) {
+            return "mismatches";
+        }
+        StringBuilder name = new StringBuilder();
+        for (String word : counter.toLowerCase(java.util.Locale.ROOT).split("_")) {
+            name.append(name.length() == 0 ? word : Character.toUpperCase(word.charAt(0)) + word.substring(1));
+        }
+        return name.toString();
     }
 
     private static Optional<RolloutMode> requestedMode(HttpServletRequest request) {

@@ -108,6 +108,8 @@ import java.util.Optional;
  *     records, on the container's {@code ManagedScheduledExecutorService}</td><td>{@code PT15M}</td></tr>
  * <tr><td>{@code purge-batch-size}</td><td>1 to 100000: expired records deleted per short transaction</td><td>{@code
  *     1000}</td></tr>
+ * <tr><td>{@code counter-flush-interval}</td><td>ISO-8601 duration, at least PT1S: how often each node adds its
+ *     outcome and keyless counts to the cluster-wide {@code idempotency_counter}</td><td>{@code PT30S}</td></tr>
  * <tr><td>{@code transaction-timeout}</td><td>whole seconds, ISO-8601; the JTA timeout of the filter's
  *     transactions</td><td>the container's</td></tr>
  * </table>

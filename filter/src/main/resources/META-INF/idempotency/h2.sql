@@ -44,3 +44,15 @@ CREATE TABLE IF NOT EXISTS processed_message (
     CONSTRAINT processed_message_id_not_empty CHECK (message_id <> '')
 );
 CREATE INDEX IF NOT EXISTS processed_message_processed_at ON processed_message (processed_at);
+
+-- idempotency_counter: each node's outcome and keyless counts, added up here every counter-flush-interval, so
+-- the numbers are summed over every node and survive restarts. principal and user_agent are '' for outcomes.
+CREATE TABLE IF NOT EXISTS idempotency_counter (
+    operation  VARCHAR(1000)            NOT NULL,
+    counter    VARCHAR(1000)            NOT NULL,
+    principal  VARCHAR(1000)            NOT NULL,
+    user_agent VARCHAR(1000)            NOT NULL,
+    count      BIGINT                   NOT NULL,
+    updated_at TIMESTAMP WITH TIME ZONE NOT NULL,
+    CONSTRAINT idempotency_counter_pkey PRIMARY KEY (operation, counter, principal, user_agent)
+);

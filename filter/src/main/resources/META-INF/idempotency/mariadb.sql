@@ -48,3 +48,16 @@ CREATE TABLE IF NOT EXISTS processed_message (
     CONSTRAINT processed_message_id_not_empty CHECK (message_id <> ''),
     INDEX processed_message_processed_at (processed_at)
 ) ENGINE = InnoDB;
+
+-- idempotency_counter: each node's outcome and keyless counts, added up here every counter-flush-interval, so
+-- the numbers are summed over every node and survive restarts. principal and user_agent are '' for outcomes.
+-- Four VARCHAR(191) utf8mb4 columns (3056 bytes) fit the 3072-byte index limit.
+CREATE TABLE IF NOT EXISTS idempotency_counter (
+    operation  VARCHAR(191) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,
+    counter    VARCHAR(191) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,
+    principal  VARCHAR(191) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,
+    user_agent VARCHAR(191) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,
+    count      BIGINT       NOT NULL,
+    updated_at DATETIME(6)  NOT NULL,
+    CONSTRAINT idempotency_counter_pkey PRIMARY KEY (operation, counter, principal, user_agent)
+) ENGINE = InnoDB;

@@ -51,3 +51,16 @@ CREATE TABLE IF NOT EXISTS processed_message (
     CONSTRAINT processed_message_id_not_empty CHECK (message_id <> '')
 );
 CREATE INDEX IF NOT EXISTS processed_message_processed_at ON processed_message (processed_at);
+
+-- idempotency_counter: each node's outcome and keyless counts, added up here every counter-flush-interval, so
+-- the numbers are summed over every node and survive restarts. One row per (operation, counter, client);
+-- principal and user_agent are '' for the outcome counters.
+CREATE TABLE IF NOT EXISTS idempotency_counter (
+    operation  text COLLATE "C" NOT NULL,
+    counter    text COLLATE "C" NOT NULL,
+    principal  text COLLATE "C" NOT NULL,
+    user_agent text COLLATE "C" NOT NULL,
+    count      bigint           NOT NULL,
+    updated_at timestamptz      NOT NULL,
+    CONSTRAINT idempotency_counter_pkey PRIMARY KEY (operation, counter, principal, user_agent)
+);

@@ -32,6 +32,7 @@ public final class IdempotencyConfig {
     public static final Duration DEFAULT_ROLLOUT_REFRESH = Duration.ofSeconds(5);
     public static final Duration DEFAULT_KEYLESS_LOG_INTERVAL = Duration.ofMinutes(5);
     public static final Duration DEFAULT_PURGE_INTERVAL = Duration.ofMinutes(15);
+    public static final Duration DEFAULT_COUNTER_FLUSH_INTERVAL = Duration.ofSeconds(30);
     public static final int DEFAULT_PURGE_BATCH_SIZE = 1000;
 
     /** Headers that carry credentials or session state: replaying them would hand one client's session to another. */
@@ -48,6 +49,7 @@ public final class IdempotencyConfig {
     private final URI keylessLink;
     private final Duration keylessLogInterval;
     private final Duration purgeInterval;
+    private final Duration counterFlushInterval;
     private final int purgeBatchSize;
     private final String dataSource;
     private final String persistenceUnit;
@@ -70,6 +72,7 @@ public final class IdempotencyConfig {
         this.keylessLink = b.keylessLink;
         this.keylessLogInterval = b.keylessLogInterval;
         this.purgeInterval = b.purgeInterval;
+        this.counterFlushInterval = b.counterFlushInterval;
         this.purgeBatchSize = b.purgeBatchSize;
         this.dataSource = b.dataSource;
         this.persistenceUnit = b.persistenceUnit;
@@ -133,6 +136,11 @@ public final class IdempotencyConfig {
     /** How often each node deletes expired records. */
     public Duration purgeInterval() {
         return purgeInterval;
+    }
+
+    /** How often each node adds its outcome and keyless counts to the cluster-wide counters. */
+    public Duration counterFlushInterval() {
+        return counterFlushInterval;
     }
 
     /** How many expired records one purge transaction deletes at most. */
@@ -214,6 +222,7 @@ public final class IdempotencyConfig {
                 + ", keyless-sunset=" + (keylessSunset == null ? "none" : keylessSunset) + ", keyless-link="
                 + (keylessLink == null ? "none" : keylessLink) + ", keyless-log-interval=" + keylessLogInterval
                 + ", purge-interval=" + purgeInterval
+                + ", counter-flush-interval=" + counterFlushInterval
                 + ", purge-batch-size=" + purgeBatchSize;
     }
 
@@ -227,6 +236,7 @@ public final class IdempotencyConfig {
         private URI keylessLink;
         private Duration keylessLogInterval = DEFAULT_KEYLESS_LOG_INTERVAL;
         private Duration purgeInterval = DEFAULT_PURGE_INTERVAL;
+        private Duration counterFlushInterval = DEFAULT_COUNTER_FLUSH_INTERVAL;
         private int purgeBatchSize = DEFAULT_PURGE_BATCH_SIZE;
         private String dataSource;
         private String persistenceUnit;
@@ -304,6 +314,15 @@ public final class IdempotencyConfig {
                 throw new ConfigurationException("purge-interval must be ≥ PT1S, was " + interval);
             }
             this.purgeInterval = interval;
+            return this;
+        }
+
+        /** @throws ConfigurationException if the interval is shorter than one second */
+        public Builder counterFlushInterval(Duration interval) {
+            if (interval.compareTo(Duration.ofSeconds(1)) < 0) {
+                throw new ConfigurationException("counter-flush-interval must be ≥ PT1S, was " + interval);
+            }
+            this.counterFlushInterval = interval;
             return this;
         }
 

@@ -29,6 +29,7 @@ public final class SettingsParser {
     public static final String INIT_PARAM_KEYLESS_LOG_INTERVAL = "keyless-log-interval";
     public static final String INIT_PARAM_PURGE_INTERVAL = "purge-interval";
     public static final String INIT_PARAM_PURGE_BATCH_SIZE = "purge-batch-size";
+    public static final String INIT_PARAM_COUNTER_FLUSH_INTERVAL = "counter-flush-interval";
     public static final String INIT_PARAM_DATASOURCE = "datasource";
     public static final String INIT_PARAM_PERSISTENCE_UNIT = "persistence-unit";
     public static final String INIT_PARAM_SCOPE_HEADER = "scope-header";
@@ -52,6 +53,7 @@ public final class SettingsParser {
             INIT_PARAM_KEYLESS_LOG_INTERVAL,
             INIT_PARAM_PURGE_INTERVAL,
             INIT_PARAM_PURGE_BATCH_SIZE,
+            INIT_PARAM_COUNTER_FLUSH_INTERVAL,
             INIT_PARAM_DATASOURCE,
             INIT_PARAM_PERSISTENCE_UNIT,
             INIT_PARAM_SCOPE_HEADER,
@@ -96,6 +98,10 @@ public final class SettingsParser {
                 settings,
                 INIT_PARAM_PURGE_INTERVAL,
                 value -> builder.purgeInterval(duration(INIT_PARAM_PURGE_INTERVAL, value)));
+        ifPresent(
+                settings,
+                INIT_PARAM_COUNTER_FLUSH_INTERVAL,
+                value -> builder.counterFlushInterval(duration(INIT_PARAM_COUNTER_FLUSH_INTERVAL, value)));
         ifPresent(
                 settings,
                 INIT_PARAM_PURGE_BATCH_SIZE,

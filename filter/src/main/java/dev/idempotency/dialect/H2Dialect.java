@@ -64,6 +64,16 @@ final class H2Dialect extends SqlDialect {
                 + " VALUES (?, ?, ?, CURRENT_TIMESTAMP)";
     }
 
+    @Override
+    public String addToCounterStatement() {
+        return "MERGE INTO idempotency_counter t USING (VALUES (CAST(? AS VARCHAR), CAST(? AS VARCHAR),"
+                + " CAST(? AS VARCHAR), CAST(? AS VARCHAR), CAST(? AS BIGINT))) AS s(o, c, p, u, n)"
+                + " ON t.operation = s.o AND t.counter = s.c AND t.principal = s.p AND t.user_agent = s.u"
+                + " WHEN MATCHED THEN UPDATE SET count = t.count + s.n, updated_at = CURRENT_TIMESTAMP"
+                + " WHEN NOT MATCHED THEN INSERT (operation, counter, principal, user_agent, count, updated_at)"
+                + " VALUES (s.o, s.c, s.p, s.u, s.n, CURRENT_TIMESTAMP)";
+    }
+
     /**
      * 57014, the JDBC query timeout, ends the wait. 50200, H2's own lock timeout (two seconds by default, shorter
      * than most {@code lock-timeout}s), and 90131, a concurrent update, mean another transaction still holds the

@@ -78,6 +78,13 @@ final class MariaDbDialect extends SqlDialect {
     }
 
     @Override
+    public String addToCounterStatement() {
+        return "INSERT INTO idempotency_counter (operation, counter, principal, user_agent, count, updated_at)"
+                + " VALUES (?, ?, ?, ?, ?, UTC_TIMESTAMP(6)) ON DUPLICATE KEY UPDATE"
+                + " count = count + VALUES(count), updated_at = VALUES(updated_at)";
+    }
+
+    @Override
     public String insertRolloutHistoryStatement() {
         return "INSERT INTO idempotency_rollout_history (operation, mode, changed_by, changed_at)"
                 + " VALUES (?, ?, ?, UTC_TIMESTAMP(6))";

@@ -50,6 +50,13 @@ final class PostgreSqlDialect extends SqlDialect {
                 + " SET mode = EXCLUDED.mode, changed_by = EXCLUDED.changed_by, changed_at = EXCLUDED.changed_at";
     }
 
+    @Override
+    public String addToCounterStatement() {
+        return "INSERT INTO idempotency_counter (operation, counter, principal, user_agent, count, updated_at)"
+                + " VALUES (?, ?, ?, ?, ?, now()) ON CONFLICT (operation, counter, principal, user_agent) DO UPDATE"
+                + " SET count = idempotency_counter.count + EXCLUDED.count, updated_at = EXCLUDED.updated_at";
+    }
+
     /** 57014 query_canceled (the JDBC query timeout), 55P03 lock_not_available (a lock_timeout). */
     @Override
     public Failure classify(SQLException failure) {

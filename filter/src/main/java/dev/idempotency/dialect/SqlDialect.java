@@ -165,6 +165,17 @@ public abstract class SqlDialect {
     /** Sets an operation's rollout mode, inserting its row if needed. Parameters: operation, mode, changed by. */
     public abstract String upsertRolloutStatement();
 
+    /**
+     * Adds to a counter, inserting its row if needed, atomically even when several nodes add at once.
+     * Parameters: operation, counter, principal, user agent, the amount to add.
+     */
+    public abstract String addToCounterStatement();
+
+    /** Every counter. Columns: operation, counter, principal, user_agent, count, updated_at. */
+    public String selectCountersStatement() {
+        return "SELECT operation, counter, principal, user_agent, count, updated_at FROM idempotency_counter";
+    }
+
     /** Appends a rollout change to the audit history. Parameters: operation, mode, changed by. */
     public String insertRolloutHistoryStatement() {
         return "INSERT INTO idempotency_rollout_history (operation, mode, changed_by, changed_at)"

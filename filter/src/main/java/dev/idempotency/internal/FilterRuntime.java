@@ -8,6 +8,7 @@ import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.metrics.JmxMetrics;
 import dev.idempotency.rollout.KeylessTelemetry;
 import dev.idempotency.rollout.RolloutModes;
+import dev.idempotency.store.CounterStore;
 import dev.idempotency.tx.JtaTransaction;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.servlet.ServletContext;
@@ -49,6 +50,9 @@ public final class FilterRuntime {
     private final JmxMetrics metrics;
     private final ScheduledFuture<?> keylessSummary;
     private final ScheduledFuture<?> purge;
+    private final CounterFlush counterFlush;
+    private final ScheduledFuture<?> counterFlushes;
+    private final CounterStore counters;
 
     private final String dataSourceOrigin;
 
@@ -71,11 +75,17 @@ public final class FilterRuntime {
                 config.operations().stream().map(Operation::contract).toList());
         this.handler = new IdempotentRequestHandler(
                 config, transaction, dataSource.dataSource(), dialect, keylessTelemetry, metrics);
+        this.counters = new CounterStore(dataSource.dataSource(), dialect);
+        this.counterFlush = new CounterFlush(transaction, counters, metrics, keylessTelemetry);
         Optional<ManagedScheduledExecutorService> scheduler = lookup(SCHEDULER, ManagedScheduledExecutorService.class);
         if (scheduler.isEmpty()) {
             LOG.warning("no " + SCHEDULER + "; expired records are not purged and keyless counts are not logged");
         }
         this.keylessSummary = scheduler.map(this::scheduleKeylessSummary).orElse(null);
+        long flushSeconds = config.counterFlushInterval().toSeconds();
+        this.counterFlushes = scheduler
+                .map(s -> s.scheduleWithFixedDelay(counterFlush, flushSeconds, flushSeconds, TimeUnit.SECONDS))
+                .orElse(null);
         long purgeSeconds = config.purgeInterval().toSeconds();
         this.purge = scheduler
                 .map(s -> s.scheduleWithFixedDelay(
@@ -129,6 +139,11 @@ public final class FilterRuntime {
         return handler;
     }
 
+    /** The cluster-wide counters: every node's flushed outcome and keyless counts, summed. */
+    public CounterStore counters() {
+        return counters;
+    }
+
     /** This node's outcome counters, also published over JMX. */
     public JmxMetrics metrics() {
         return metrics;
@@ -136,12 +151,14 @@ public final class FilterRuntime {
 
     /** Stops the periodic keyless summary and purge, and unregisters the MBeans; the application is going away. */
     public void stop() {
-        metrics.stop();
-        for (ScheduledFuture<?> task : new ScheduledFuture<?>[] {keylessSummary, purge}) {
+        for (ScheduledFuture<?> task : new ScheduledFuture<?>[] {keylessSummary, purge, counterFlushes}) {
             if (task != null) {
                 task.cancel(false);
             }
         }
+        // What this node counted since the last flush still counts for the cluster.
+        counterFlush.run();
+        metrics.stop();
     }
 
     private static FilterRuntime create(

@@ -46,6 +46,11 @@ public final class JmxMetrics implements OutcomeListener {
                 + ObjectName.quote(application.isEmpty() ? "/" : application) + ",name=" + ObjectName.quote(operation));
     }
 
+    /** The operations counted, in configuration order. */
+    public List<String> operations() {
+        return List.copyOf(counters.keySet());
+    }
+
     /** The counters of one operation on this node. */
     public OperationCounters countersOf(String operation) {
         return counters.get(operation);
@@ -55,7 +60,7 @@ public final class JmxMetrics implements OutcomeListener {
     public void requestEnded(String operation, Outcome outcome) {
         OperationCounters operationCounters = counters.get(operation);
         if (operationCounters != null) {
-            operationCounters.count(outcome);
+            operationCounters.increment(outcome);
         }
     }
 

@@ -19,13 +19,18 @@ public final class OperationCounters implements OperationCountersMBean {
         }
     }
 
-    void count(Outcome outcome) {
+    void increment(Outcome outcome) {
         outcomes.get(outcome).increment();
     }
 
     void waited(Duration waited) {
         duplicateWaits.increment();
         duplicateWaitNanos.add(waited.toNanos());
+    }
+
+    /** How many requests ended with {@code outcome}. */
+    public long count(Outcome outcome) {
+        return outcomes.get(outcome).sum();
     }
 
     @Override

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.Duplicates;
 import dev.idempotency.sample.support.SampleContainerTest;
+import dev.idempotency.sample.support.SampleDeployment;
+import dev.idempotency.sample.support.TestServer;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
@@ -14,7 +16,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,9 +33,19 @@ class OutcomesIT extends SampleContainerTest {
     private static final String OBJECT_NAME =
             "dev.idempotency:type=Operation,application=\"/sample\",name=\"debit:v1\"";
 
+    @Deployment(name = "second", managed = false, testable = false)
+    static WebArchive second() {
+        return SampleDeployment.create("outcomes-second.war");
+    }
+
+    @ArquillianResource
+    Deployer deployer;
+
     @Test
     void everyRequestEndsWithOneCountedOutcome() throws Exception {
         Api api = new Api(base);
+        // Earlier deployments flushed their counts when they stopped; this class's arrive on top.
+        JsonNode before = cluster(api);
         long account = api.openAccount("alice", 10_000);
         String debits = "api/accounts/" + account + "/debits";
         String key = UUID.randomUUID().toString();
@@ -82,6 +98,74 @@ class OutcomesIT extends SampleContainerTest {
         assertEquals(1, outcomes.get("keylessPassed").asLong());
         assertEquals(1, outcomes.get("rejected").asLong());
         assertEquals(6, outcomes.get("duplicateWaits").asLong());
+
+        // Summed in the database within the flush interval (one second in the tests).
+        Map<String, Long> expectedIncrease = Map.of(
+                "executed",
+                2L,
+                "replayed",
+                5L,
+                "mismatches",
+                1L,
+                "rolledBack",
+                1L,
+                "keylessPassed",
+                1L,
+                "rejected",
+                1L);
+        awaitClusterIncrease(api, before, expectedIncrease, 1);
+
+        // Another deployment of the same operation (a second node, as far as the table can tell) adds its
+        // keyless requests, and they stay counted after it stops.
+        deployer.deploy("second");
+        try {
+            Api second = new Api(TestServer.context("outcomes-second").toURL());
+            long secondAccount = second.openAccount("alice", 1000);
+            for (int i = 0; i < 3; i++) {
+                assertEquals(
+                        200,
+                        second.post("alice", "api/accounts/" + secondAccount + "/debits", null, "{\"amount\": 1}")
+                                .statusCode());
+            }
+        } finally {
+            deployer.undeploy("second");
+        }
+        awaitClusterIncrease(api, before, Map.of("executed", 2L, "keylessPassed", 4L), 4);
+    }
+
+    /** The cluster-wide counts of debit:v1 as the admin servlet shows them. */
+    private static JsonNode cluster(Api api) {
+        for (JsonNode operation :
+                Api.json(api.get("operator", "admin/idempotency")).get("operations")) {
+            if (operation.get("operation").asText().equals("debit:v1")) {
+                return operation.get("cluster");
+            }
+        }
+        throw new AssertionError("debit:v1 is not in the admin servlet's answer");
+    }
+
+    private static void awaitClusterIncrease(Api api, JsonNode before, Map<String, Long> outcomes, long keyless)
+            throws InterruptedException {
+        Map<String, Long> expected = new TreeMap<>(outcomes);
+        expected.put("keyless", keyless);
+        Map<String, Long> seen = Map.of();
+        for (int attempt = 0; attempt < 50 && !seen.equals(expected); attempt++) {
+            Thread.sleep(200);
+            JsonNode now = cluster(api);
+            Map<String, Long> increase = new TreeMap<>();
+            for (String name : outcomes.keySet()) {
+                increase.put(
+                        name,
+                        now.get("outcomes").get(name).asLong()
+                                - before.get("outcomes").get(name).asLong());
+            }
+            increase.put(
+                    "keyless",
+                    now.get("keyless").get("total").asLong()
+                            - before.get("keyless").get("total").asLong());
+            seen = increase;
+        }
+        assertEquals(expected, seen, "increase of the cluster-wide counts of debit:v1");
     }
 
     private Map<String, String> jmxAttributes() {
