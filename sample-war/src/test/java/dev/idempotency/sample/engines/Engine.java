@@ -9,6 +9,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Arrays;
+import java.util.List;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 
@@ -40,23 +42,35 @@ enum Engine {
         runScript("META-INF/idempotency/" + ddl + ".sql");
     }
 
+    /** The base name of the engine's DDL in the jar, such as {@code mariadb}. */
+    String ddl() {
+        return ddl;
+    }
+
     /** Runs a script from the test class path, statement by statement (not every driver takes several at once). */
     void runScript(String resource) throws IOException, SQLException {
-        String script;
-        try (InputStream in = Engine.class.getClassLoader().getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("no " + resource + " on the class path");
-            }
-            script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
         try (Connection connection = testSide.get().getConnection();
                 Statement statement = connection.createStatement()) {
-            for (String sql : script.replaceAll("(?m)^\\s*--.*$", "").split(";\\s*\\n")) {
-                if (!sql.isBlank()) {
-                    statement.execute(sql);
-                }
+            for (String sql : statements(resource(resource))) {
+                statement.execute(sql);
             }
         }
+    }
+
+    static String resource(String name) throws IOException {
+        try (InputStream in = Engine.class.getClassLoader().getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("no " + name + " on the class path");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /** The statements of a script: comment lines dropped, split at a semicolon that ends a line. */
+    static List<String> statements(String script) {
+        return Arrays.stream(script.replaceAll("(?m)^\\s*--.*$", "").split(";\\s*\\n"))
+                .filter(sql -> !sql.isBlank())
+                .toList();
     }
 
     long count(String sql, Object... parameters) {

@@ -1,0 +1,151 @@
+package dev.idempotency.sample.engines;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.idempotency.sample.support.PostgresExtension;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import liquibase.Liquibase;
+import liquibase.database.Database;
+import liquibase.database.DatabaseFactory;
+import liquibase.database.jvm.JdbcConnection;
+import liquibase.resource.ClassLoaderResourceAccessor;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The migrations the jar ships (Flyway's {@code db/idempotency/flyway/<engine>}, Liquibase's {@code
+ * db/idempotency/changelog.xml}) create exactly what the plain DDL creates: the same tables, columns, types,
+ * collations, nullability and indexes, each compared on a real engine in a namespace of its own.
+ */
+@ExtendWith(PostgresExtension.class)
+@ExtendWith(MariaDbExtension.class)
+@ExtendWith(H2Extension.class)
+class MigrationsIT {
+    /** Tables the migration tools keep for themselves. */
+    private static final String TOOL_TABLES = "('flyway_schema_history', 'databasechangelog', 'databasechangeloglock',"
+            + " 'FLYWAY_SCHEMA_HISTORY', 'DATABASECHANGELOG', 'DATABASECHANGELOGLOCK')";
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void flywayAndLiquibaseCreateWhatThePlainDdlCreates(Engine engine) throws Exception {
+        String suffix = Long.toString(System.nanoTime());
+        String ddl = create(engine, "mig_ddl_" + suffix);
+        String flyway = create(engine, "mig_flyway_" + suffix);
+        String liquibase = create(engine, "mig_liquibase_" + suffix);
+
+        try (Connection connection = connect(engine, ddl);
+                Statement statement = connection.createStatement()) {
+            for (String sql : Engine.statements(Engine.resource("META-INF/idempotency/" + engine.ddl() + ".sql"))) {
+                statement.execute(sql);
+            }
+        }
+        Flyway.configure()
+                .dataSource(url(engine, flyway), user(engine), password(engine))
+                .schemas(flyway)
+                .locations("classpath:db/idempotency/flyway/" + engine.ddl())
+                .load()
+                .migrate();
+        try (Connection connection = connect(engine, liquibase)) {
+            Database database =
+                    DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(connection));
+            try (Liquibase changelog =
+                    new Liquibase("db/idempotency/changelog.xml", new ClassLoaderResourceAccessor(), database)) {
+                changelog.update("");
+            }
+        }
+
+        List<String> expected = shape(engine, ddl);
+        assertTrue(
+                expected.stream().anyMatch(row -> row.toLowerCase().startsWith("request_result ")),
+                expected.toString());
+        assertEquals(expected, shape(engine, flyway), "Flyway on " + engine);
+        assertEquals(expected, shape(engine, liquibase), "Liquibase on " + engine);
+    }
+
+    /** Creates a namespace of its own (a schema, or a database on MariaDB); returns its name as the engine spells it. */
+    private static String create(Engine engine, String name) throws SQLException {
+        String spelled = engine == Engine.H2 ? name.toUpperCase() : name;
+        try (Connection connection = connect(engine, null);
+                Statement statement = connection.createStatement()) {
+            statement.execute((engine == Engine.MARIADB ? "CREATE DATABASE " : "CREATE SCHEMA ") + spelled);
+        }
+        return spelled;
+    }
+
+    /** Every column (name, type, collation, nullability) and every index of the namespace, sorted. */
+    private static List<String> shape(Engine engine, String namespace) throws SQLException {
+        String columns =
+                switch (engine) {
+                    case POSTGRESQL -> "SELECT table_name || ' ' || column_name || ' ' || data_type || ' '"
+                            + " || coalesce(collation_name, '-') || ' ' || is_nullable FROM information_schema.columns"
+                            + " WHERE table_schema = ? AND table_name NOT IN " + TOOL_TABLES
+                            + " UNION ALL SELECT tablename || ' index ' || indexname FROM pg_indexes"
+                            + " WHERE schemaname = ? AND tablename NOT IN " + TOOL_TABLES + " ORDER BY 1";
+                    case MARIADB -> "SELECT CONCAT_WS(' ', table_name, column_name, column_type,"
+                            + " COALESCE(collation_name, '-'), is_nullable) FROM information_schema.columns"
+                            + " WHERE table_schema = ? AND table_name NOT IN " + TOOL_TABLES
+                            + " UNION ALL SELECT DISTINCT CONCAT_WS(' ', table_name, 'index', index_name)"
+                            + " FROM information_schema.statistics WHERE table_schema = ? AND table_name NOT IN "
+                            + TOOL_TABLES + " ORDER BY 1";
+                    case H2 -> "SELECT TABLE_NAME || ' ' || COLUMN_NAME || ' ' || DATA_TYPE || ' ' || IS_NULLABLE"
+                            + " FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME NOT IN "
+                            + TOOL_TABLES + " UNION ALL SELECT TABLE_NAME || ' index ' || INDEX_NAME"
+                            + " FROM INFORMATION_SCHEMA.INDEXES WHERE TABLE_SCHEMA = ? AND TABLE_NAME NOT IN "
+                            + TOOL_TABLES + " AND INDEX_NAME NOT LIKE 'PRIMARY_KEY_%' ORDER BY 1";
+                };
+        try (Connection connection = connect(engine, null);
+                PreparedStatement query = connection.prepareStatement(columns)) {
+            query.setString(1, namespace);
+            query.setString(2, namespace);
+            List<String> rows = new ArrayList<>();
+            try (ResultSet row = query.executeQuery()) {
+                while (row.next()) {
+                    rows.add(row.getString(1));
+                }
+            }
+            return rows;
+        }
+    }
+
+    private static Connection connect(Engine engine, String namespace) throws SQLException {
+        return DriverManager.getConnection(
+                namespace == null ? url(engine, null) : url(engine, namespace), user(engine), password(engine));
+    }
+
+    private static String url(Engine engine, String namespace) {
+        return switch (engine) {
+            case POSTGRESQL -> "jdbc:postgresql://localhost:" + System.getProperty("pg.port") + "/postgres"
+                    + (namespace == null ? "" : "?currentSchema=" + namespace);
+            case MARIADB -> "jdbc:mariadb://localhost:" + System.getProperty("maria.port", "3306") + "/"
+                    + (namespace == null ? MariaDbExtension.DATABASE : namespace);
+            case H2 -> "jdbc:h2:tcp://localhost:" + System.getProperty("h2.port", "9092") + "/" + H2Extension.DATABASE
+                    + (namespace == null ? "" : ";SCHEMA=" + namespace);
+        };
+    }
+
+    private static String user(Engine engine) {
+        return switch (engine) {
+            case POSTGRESQL -> "postgres";
+            case MARIADB -> "root";
+            case H2 -> "sa";
+        };
+    }
+
+    private static String password(Engine engine) {
+        return switch (engine) {
+            case POSTGRESQL -> "postgres";
+            case MARIADB -> "";
+            case H2 -> "sa";
+        };
+    }
+}
