@@ -2,7 +2,9 @@ package dev.idempotency.sample;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.idempotency.sample.support.Api;
+import dev.idempotency.sample.support.ClusterCounts;
 import dev.idempotency.sample.support.Database;
 import dev.idempotency.sample.support.Duplicates;
 import dev.idempotency.sample.support.LocalServer;
@@ -59,5 +61,27 @@ class MultiNodeIT extends SampleContainerTest {
         assertEquals(1, executed, "exactly one node executed the debit");
         assertEquals(900, Database.balance(account));
         assertEquals(1, Database.recordCountForKey(key));
+    }
+
+    @Test
+    void keylessCountsOfBothNodesAddUpInTheCluster() throws Exception {
+        Api first = new Api(base);
+        Api second = new Api(new URL("http://127.0.0.1:8180/sample/"));
+        long account = first.openAccount("alice", 1000);
+        String debits = "api/accounts/" + account + "/debits";
+        JsonNode before = ClusterCounts.of(first, "debit:v1");
+
+        for (int i = 0; i < 2; i++) {
+            assertEquals(
+                    200, first.post("alice", debits, null, "{\"amount\": 1}").statusCode());
+        }
+        for (int i = 0; i < 3; i++) {
+            assertEquals(
+                    200, second.post("alice", debits, null, "{\"amount\": 1}").statusCode());
+        }
+
+        // Either node shows the sum, within the flush interval (one second in the tests).
+        ClusterCounts.awaitIncrease(first, "debit:v1", before, Map.of("keylessPassed", 5L), 5);
+        ClusterCounts.awaitIncrease(second, "debit:v1", before, Map.of("keylessPassed", 5L), 5);
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.idempotency.sample.support.Api;
+import dev.idempotency.sample.support.ClusterCounts;
 import dev.idempotency.sample.support.Duplicates;
 import dev.idempotency.sample.support.SampleContainerTest;
 import dev.idempotency.sample.support.SampleDeployment;
@@ -45,7 +46,7 @@ class OutcomesIT extends SampleContainerTest {
     void everyRequestEndsWithOneCountedOutcome() throws Exception {
         Api api = new Api(base);
         // Earlier deployments flushed their counts when they stopped; this class's arrive on top.
-        JsonNode before = cluster(api);
+        JsonNode before = ClusterCounts.of(api, "debit:v1");
         long account = api.openAccount("alice", 10_000);
         String debits = "api/accounts/" + account + "/debits";
         String key = UUID.randomUUID().toString();
@@ -113,7 +114,7 @@ class OutcomesIT extends SampleContainerTest {
                 1L,
                 "rejected",
                 1L);
-        awaitClusterIncrease(api, before, expectedIncrease, 1);
+        ClusterCounts.awaitIncrease(api, "debit:v1", before, expectedIncrease, 1);
 
         // Another deployment of the same operation (a second node, as far as the table can tell) adds its
         // keyless requests, and they stay counted after it stops.
@@ -130,42 +131,7 @@ class OutcomesIT extends SampleContainerTest {
         } finally {
             deployer.undeploy("second");
         }
-        awaitClusterIncrease(api, before, Map.of("executed", 2L, "keylessPassed", 4L), 4);
-    }
-
-    /** The cluster-wide counts of debit:v1 as the admin servlet shows them. */
-    private static JsonNode cluster(Api api) {
-        for (JsonNode operation :
-                Api.json(api.get("operator", "admin/idempotency")).get("operations")) {
-            if (operation.get("operation").asText().equals("debit:v1")) {
-                return operation.get("cluster");
-            }
-        }
-        throw new AssertionError("debit:v1 is not in the admin servlet's answer");
-    }
-
-    private static void awaitClusterIncrease(Api api, JsonNode before, Map<String, Long> outcomes, long keyless)
-            throws InterruptedException {
-        Map<String, Long> expected = new TreeMap<>(outcomes);
-        expected.put("keyless", keyless);
-        Map<String, Long> seen = Map.of();
-        for (int attempt = 0; attempt < 50 && !seen.equals(expected); attempt++) {
-            Thread.sleep(200);
-            JsonNode now = cluster(api);
-            Map<String, Long> increase = new TreeMap<>();
-            for (String name : outcomes.keySet()) {
-                increase.put(
-                        name,
-                        now.get("outcomes").get(name).asLong()
-                                - before.get("outcomes").get(name).asLong());
-            }
-            increase.put(
-                    "keyless",
-                    now.get("keyless").get("total").asLong()
-                            - before.get("keyless").get("total").asLong());
-            seen = increase;
-        }
-        assertEquals(expected, seen, "increase of the cluster-wide counts of debit:v1");
+        ClusterCounts.awaitIncrease(api, "debit:v1", before, Map.of("executed", 2L, "keylessPassed", 4L), 4);
     }
 
     private Map<String, String> jmxAttributes() {
