@@ -277,14 +277,17 @@ class ForeignWarIT {
     private static void assertFilterTableUntouched() {
         assertEquals(
                 3,
-                Database.count("SELECT count(*) FROM information_schema.columns WHERE table_name = 'request_result'"
+                Database.count("SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema()"
+                        + " AND table_name = 'request_result'"
                         + " AND column_name IN ('scope', 'operation', 'request_key') AND collation_name = 'C'"));
         assertEquals(
                 0,
-                Database.count("SELECT count(*) FROM information_schema.columns WHERE table_name = 'request_result'"
-                        + " AND data_type = 'character varying'"));
+                Database.count("SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema()"
+                        + " AND table_name = 'request_result' AND data_type = 'character varying'"));
         assertEquals(
-                1, Database.count("SELECT count(*) FROM pg_constraint WHERE conname = 'request_result_key_not_empty'"));
+                1,
+                Database.count("SELECT count(*) FROM pg_constraint WHERE conname = 'request_result_key_not_empty'"
+                        + " AND connamespace = current_schema()::regnamespace"));
     }
 
     private URI inventoryUri(String path) {
