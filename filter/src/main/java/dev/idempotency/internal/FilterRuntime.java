@@ -223,8 +223,7 @@ public final class FilterRuntime {
     /** Whether MicroProfile Config names the operations, which installs the filter as the settings file does. */
     public static boolean configuredByMicroProfile(ServletContext servletContext) {
         return MicroProfileSettings.isAvailable(servletContext.getClassLoader())
-                && MicroProfileSettings.read(servletContext.getClassLoader())
-                        .containsKey(SettingsParser.INIT_PARAM_OPERATIONS);
+                && MicroProfileSettings.namesOperations(servletContext.getClassLoader());
     }
 
     private static void merge(

@@ -34,6 +34,17 @@ final class MicroProfileSettings {
     }
 
     /**
+     * Whether {@code idempotency.operations} is set, which installs the filter. Nothing else is checked: an
+     * application that has {@code idempotency.*} properties of its own but does not configure the filter must
+     * deploy as before.
+     */
+    static boolean namesOperations(ClassLoader application) {
+        return ConfigProvider.getConfig(application)
+                .getOptionalValue(PREFIX + SettingsParser.INIT_PARAM_OPERATIONS, String.class)
+                .isPresent();
+    }
+
+    /**
      * The settings given as {@code idempotency.*}, by setting name.
      *
      * @throws ConfigurationException naming an {@code idempotency.*} property that is no setting

@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.idempotency.sample.faults.PublicEchoServlet;
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.PostgresExtension;
 import dev.idempotency.sample.support.SampleDeployment;
 import dev.idempotency.sample.support.TestServer;
+import java.io.File;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.http.HttpRequest;
@@ -18,6 +20,7 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
@@ -53,8 +56,36 @@ class ConfigurationIT {
         return withMicroProfileConfig("mp-unknown.war", "idempotency.retension = PT48H\n");
     }
 
+    @Deployment(name = "own-idempotency-property", managed = false, testable = false)
+    static WebArchive ownIdempotencyProperty() {
+        // An application with a property of its own under idempotency.*, and the jar, but no filter settings.
+        return ShrinkWrap.create(WebArchive.class, "own-property.war")
+                .addClass(PublicEchoServlet.class)
+                .addAsLibrary(new File(System.getProperty("filter.jar")), "idempotency-filter.jar")
+                .addAsResource(
+                        new StringAsset("idempotency.enabled = true\n"), "META-INF/microprofile-config.properties");
+    }
+
     @ArquillianResource
     Deployer deployer;
+
+    @Test
+    void jarWithoutFilterSettingsLeavesAnApplicationWithItsOwnIdempotencyPropertiesAlone() throws Exception {
+        deployer.deploy("own-idempotency-property");
+        try {
+            HttpResponse<String> echo = Api.send(
+                    HttpRequest.newBuilder(TestServer.context("own-property").resolve("public/echo"))
+                            .header("Idempotency-Key", "k-1")
+                            .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                            .build());
+
+            assertEquals(200, echo.statusCode(), echo.body());
+            assertEquals("{}", echo.body());
+            assertTrue(echo.headers().firstValue("Idempotency-Key-Expires").isEmpty(), "no filter is installed");
+        } finally {
+            deployer.undeploy("own-idempotency-property");
+        }
+    }
 
     @Test
     void settingFromMicroProfileConfigTakesEffect() throws Exception {
