@@ -19,8 +19,6 @@ import dev.idempotency.servlet.HttpDates;
 import dev.idempotency.servlet.IdempotencyKeyHeader;
 import dev.idempotency.servlet.Problem;
 import dev.idempotency.servlet.ProblemException;
-import dev.idempotency.servlet.ProblemResponse;
-import dev.idempotency.servlet.ResponseWriter;
 import dev.idempotency.store.ClaimOutcome;
 import dev.idempotency.store.RequestResultId;
 import dev.idempotency.store.RequestResultStore;
@@ -36,7 +34,6 @@ import java.security.Principal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,7 +46,8 @@ import javax.sql.DataSource;
 /**
  * The request path for one covered operation, in one straight line: key and scope, canonical request,
  * transaction, claim, then either replay/reject an existing record or run the application, store its
- * final response, commit, and only then send it.
+ * final response and commit. Every path ends in one {@link Reply}, written once after the transaction has
+ * ended, and one {@link Outcome} for the listeners.
  *
  * <p>Thread-safe: it holds only immutable configuration; each request's state lives on its own stack.
  */
@@ -100,6 +98,9 @@ public final class IdempotentRequestHandler {
     }
 
     /**
+     * Answers one request to a covered operation: decides the reply, lets the transaction end, then writes
+     * the reply once and reports its outcome.
+     *
      * @param path the request path relative to the context path, as the operation matched it
      * @param rollout the operation's rollout mode, read once for this request; never {@code OFF}
      */
@@ -111,48 +112,50 @@ public final class IdempotentRequestHandler {
             String path,
             RolloutModes.Setting rollout)
             throws IOException, ServletException {
-        // Failed unless a path says otherwise: an exception that escapes is a request the filter could not end.
+        // Failed unless a reply says otherwise: an exception that escapes is a request the filter could not end.
         Outcome outcome = Outcome.FAILED;
         try {
-            outcome = answer(request, response, chain, operation, path, rollout);
-        } catch (ProblemException problem) {
-            outcome = Outcome.of(problem.problem());
-            ProblemResponse.send(
-                    response, problem.problem(), problem.detail(), request.getRequestURI(), problem.extensions());
+            Reply reply = replyTo(request, response, chain, operation, path, rollout);
+            outcome = reply.outcome();
+            reply.sendTo(response, request.getRequestURI());
         } finally {
             listener.requestEnded(operation.contract(), outcome);
         }
     }
 
-    private Outcome answer(
+    private Reply replyTo(
             HttpServletRequest request,
             HttpServletResponse response,
             FilterChain chain,
             Operation operation,
             String path,
             RolloutModes.Setting rollout)
-            throws IOException, ServletException, ProblemException {
-        Optional<String> key = keyHeader.read(request);
-        if (key.isEmpty()) {
-            return handleKeyless(request, response, chain, operation, rollout);
+            throws IOException, ServletException {
+        try {
+            Optional<String> key = keyHeader.read(request);
+            if (key.isEmpty()) {
+                return passKeyless(request, response, chain, operation, rollout);
+            }
+            String scope = scopeOf(request, operation);
+            BufferedBodyRequest buffered = BufferedBodyRequest.read(request, config.maxRequestBodyBytes());
+            CanonicalRequest canonical = canonicalizer.canonicalize(
+                    request.getMethod(),
+                    operation.contract(),
+                    path,
+                    request.getQueryString(),
+                    request.getContentType(),
+                    buffered.body());
+            RequestResultId id = new RequestResultId(scope, operation.contract(), key.get());
+            if (rollout.mode() == RolloutMode.DRAIN) {
+                return replayOrPassThrough(id, canonical, buffered, response, chain);
+            }
+            return claimAndRun(id, canonical, config.retentionOf(operation), buffered, response, chain);
+        } catch (ProblemException problem) {
+            return new Reply.Refusal(problem);
         }
-        String scope = scopeOf(request, operation);
-        BufferedBodyRequest buffered = BufferedBodyRequest.read(request, config.maxRequestBodyBytes());
-        CanonicalRequest canonical = canonicalizer.canonicalize(
-                request.getMethod(),
-                operation.contract(),
-                path,
-                request.getQueryString(),
-                request.getContentType(),
-                buffered.body());
-        RequestResultId id = new RequestResultId(scope, operation.contract(), key.get());
-        if (rollout.mode() == RolloutMode.DRAIN) {
-            return answerStoredOrPassThrough(id, canonical, buffered, response, chain);
-        }
-        return claimAndAnswer(id, canonical, config.retentionOf(operation), buffered, response, chain);
     }
 
-    private Outcome handleKeyless(
+    private Reply passKeyless(
             HttpServletRequest request,
             HttpServletResponse response,
             FilterChain chain,
@@ -172,7 +175,7 @@ public final class IdempotentRequestHandler {
             announceKeylessDeprecation(response, rollout);
         }
         chain.doFilter(request, response);
-        return Outcome.KEYLESS_PASSED;
+        return new Reply.PassedThrough(Outcome.KEYLESS_PASSED);
     }
 
     /**
@@ -215,7 +218,11 @@ public final class IdempotentRequestHandler {
         return SCOPE_HEADER_PREFIX + values.get(0).trim();
     }
 
-    private Outcome claimAndAnswer(
+    /**
+     * The transaction's one boundary: it begins before the claim, commits only in {@link #storeAndCommit},
+     * and is rolled back in {@code finally} whatever else happened, always before the reply is written.
+     */
+    private Reply claimAndRun(
             RequestResultId id,
             CanonicalRequest canonical,
             Duration retention,
@@ -226,13 +233,18 @@ public final class IdempotentRequestHandler {
         for (int attempt = 1; ; attempt++) {
             transaction.begin(config.transactionTimeout());
             try {
-                ClaimOutcome outcome = claim(id, canonical, retention);
-                if (outcome instanceof ClaimOutcome.Existing existing) {
-                    // The transaction only read; end it before answering so the connection goes back at once.
-                    transaction.rollback();
-                    return answerExisting(existing.record(), canonical, response);
+                ClaimOutcome claimed = claim(id, canonical, retention);
+                if (claimed instanceof ClaimOutcome.Existing existing) {
+                    return replay(existing.record(), canonical);
                 }
-                return execute(id, retention, request, response, chain);
+                CapturedResponse captured = runApplication(id.operation(), request, response, chain);
+                if (!config.storableStatuses().isStorable(captured.status())) {
+                    // A failure or a refusal that is not a final outcome: undo its effects, keep the key free.
+                    return new Reply.Captured(Outcome.ROLLED_BACK, captured, Optional.empty());
+                }
+                storeAndCommit(id, captured);
+                return new Reply.Captured(
+                        Outcome.EXECUTED, captured, Optional.of(Instant.now().plus(retention)));
             } catch (TransactionConflictException e) {
                 // Nothing has run yet, so a new transaction with the same key is safe (the chapter's rule for
                 // isolation levels above Read Committed); it will usually find the winner's record.
@@ -243,6 +255,8 @@ public final class IdempotentRequestHandler {
                                     + " nothing was executed; retry with the same key");
                 }
             } finally {
+                // A no-op after the commit. Otherwise it undoes the claim and anything the application did,
+                // and a replay's read-only transaction gives its connection back before the replay is sent.
                 transaction.rollback();
             }
         }
@@ -252,7 +266,7 @@ public final class IdempotentRequestHandler {
      * DRAIN: a stored record is still honoured (replay or 422), because its client is entitled to it; a new
      * key runs unprotected and is not recorded.
      */
-    private Outcome answerStoredOrPassThrough(
+    private Reply replayOrPassThrough(
             RequestResultId id,
             CanonicalRequest canonical,
             BufferedBodyRequest request,
@@ -272,10 +286,10 @@ public final class IdempotentRequestHandler {
             transaction.rollback();
         }
         if (stored.isPresent()) {
-            return answerExisting(stored.get(), canonical, response);
+            return replay(stored.get(), canonical);
         }
         chain.doFilter(request, response);
-        return Outcome.DRAIN_PASSED;
+        return new Reply.PassedThrough(Outcome.DRAIN_PASSED);
     }
 
     private ClaimOutcome claim(RequestResultId id, CanonicalRequest canonical, Duration retention)
@@ -303,8 +317,8 @@ public final class IdempotentRequestHandler {
         }
     }
 
-    private Outcome answerExisting(StoredRecord record, CanonicalRequest canonical, HttpServletResponse response)
-            throws IOException, ProblemException {
+    /** The stored response, if the record was made by this very request; 422 if the key was used for another. */
+    private Reply replay(StoredRecord record, CanonicalRequest canonical) throws ProblemException {
         if (!record.request().equals(canonical.text())) {
             List<String> mismatches = canonical.differencesFrom(record.request());
             throw new ProblemException(
@@ -314,27 +328,18 @@ public final class IdempotentRequestHandler {
                             + "); send a new key for a new request, or resend the original request unchanged",
                     Map.of(MISMATCHES_MEMBER, mismatches));
         }
-        StoredResponse stored = record.response();
-        Map<String, List<String>> headers = new LinkedHashMap<>(stored.headers());
-        headers.put(REPLAYED_HEADER, List.of("true"));
-        headers.put(EXPIRES_HEADER, List.of(HttpDates.format(record.expiresAt())));
-        ResponseWriter.send(response, stored.status(), headers, stored.body());
-        return Outcome.REPLAYED;
+        return new Reply.Replay(record);
     }
 
-    private Outcome execute(
-            RequestResultId id,
-            Duration retention,
-            BufferedBodyRequest request,
-            HttpServletResponse response,
-            FilterChain chain)
+    /** Runs the application with its response held back; a run that cannot be stored is refused. */
+    private CapturedResponse runApplication(
+            String operation, BufferedBodyRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException, ProblemException {
         CapturingResponseWrapper capture = new CapturingResponseWrapper(response, config.maxResponseBodyBytes());
         try {
             chain.doFilter(request, capture);
         } catch (IOException | ServletException | RuntimeException e) {
-            transaction.rollback();
-            refuseAsynchronous(id.operation(), request);
+            refuseAsynchronous(operation, request);
             if (dialect.classify(e) == SqlDialect.Failure.TRANSACTION_CONFLICT) {
                 // A serialization failure or deadlock inside the application: nothing is kept, and the same
                 // request may well succeed when retried, so say so with a retryable status.
@@ -343,21 +348,26 @@ public final class IdempotentRequestHandler {
                         "the database aborted this request's transaction to protect its isolation level; nothing"
                                 + " was kept; retry with the same key");
             }
-            LOG.log(Level.WARNING, id.operation() + " failed and was rolled back", e);
+            LOG.log(Level.WARNING, operation + " failed and was rolled back", e);
             throw new ProblemException(
                     Problem.APPLICATION_FAILED,
                     "the request failed and nothing of it was kept; retrying with the same key is safe");
         }
+        refuseAsynchronous(operation, request);
         CapturedResponse captured = capture.captured();
-        refuseUncapturable(id.operation(), request, captured);
-        if (!config.storableStatuses().isStorable(captured.status())) {
-            // A failure or a refusal that is not a final outcome: undo its effects, keep the key free.
-            transaction.rollback();
-            captured.sendTo(response);
-            return Outcome.ROLLED_BACK;
+        if (captured.overflowed()) {
+            // Responses the filter cannot hold whole are rolled back, never stored in part.
+            throw new ProblemException(
+                    Problem.RESPONSE_TOO_LARGE,
+                    "the response of " + operation + " is larger than max-response-body ("
+                            + config.maxResponseBodyBytes() + " bytes), so it could not be stored and nothing was"
+                            + " kept; report this to the service's operators");
         }
+        return captured;
+    }
+
+    private void storeAndCommit(RequestResultId id, CapturedResponse captured) throws ProblemException {
         if (!transaction.isCommittable()) {
-            transaction.rollback();
             throw new ProblemException(
                     Problem.APPLICATION_FAILED,
                     "the application answered " + captured.status() + " but its transaction was rolled back, so"
@@ -369,31 +379,11 @@ public final class IdempotentRequestHandler {
                     new StoredResponse(captured.status(), captured.headersIn(config.storedHeaders()), captured.body()));
             transaction.commit();
         } catch (RuntimeException e) {
-            transaction.rollback();
             LOG.log(Level.WARNING, id.operation() + " could not be committed", e);
             throw new ProblemException(
                     Problem.COMMIT_FAILED,
                     "the request could not be committed and nothing of it was kept; retrying with the same key is"
                             + " safe");
-        }
-        // Tells the client until when a retry with this key gets this response back (the record's expires_at,
-        // give or take the clock difference between this server and the database).
-        response.setHeader(EXPIRES_HEADER, HttpDates.format(Instant.now().plus(retention)));
-        captured.sendTo(response);
-        return Outcome.EXECUTED;
-    }
-
-    /** Responses the filter cannot hold whole are rolled back, never stored in part. */
-    private void refuseUncapturable(String operation, BufferedBodyRequest request, CapturedResponse captured)
-            throws ProblemException {
-        refuseAsynchronous(operation, request);
-        if (captured.overflowed()) {
-            transaction.rollback();
-            throw new ProblemException(
-                    Problem.RESPONSE_TOO_LARGE,
-                    "the response of " + operation + " is larger than max-response-body ("
-                            + config.maxResponseBodyBytes() + " bytes), so it could not be stored and nothing was"
-                            + " kept; report this to the service's operators");
         }
     }
 
@@ -402,7 +392,6 @@ public final class IdempotentRequestHandler {
         if (!request.asyncAttempted()) {
             return;
         }
-        transaction.rollback();
         if (operationsLoggedAsAsync.add(operation)) {
             LOG.warning(operation + " tried to start asynchronous processing, which an idempotent operation"
                     + " cannot use; such requests are rolled back (logged once per operation)");
