@@ -70,11 +70,14 @@ public final class IdempotentRequestHandler {
     /** A claim that keeps hitting serialization failures gives up after this many transactions. */
     static final int MAX_CLAIM_TRANSACTIONS = 3;
 
+    private static final Duration MIN_CLAIM_WAIT = Duration.ofMillis(1);
+
     private final Set<String> operationsLoggedAsAsync = ConcurrentHashMap.newKeySet();
 
     private final IdempotencyConfig config;
     private final IdempotencyKeyHeader keyHeader;
     private final RequestCanonicalizer canonicalizer = new RequestCanonicalizer();
+    private final KeysInFlight keysInFlight = new KeysInFlight();
     private final JtaTransaction transaction;
     private final RequestResultStore store;
     private final SqlDialect dialect;
@@ -149,7 +152,7 @@ public final class IdempotentRequestHandler {
             if (rollout.mode() == RolloutMode.DRAIN) {
                 return replayOrPassThrough(id, canonical, buffered, response, chain);
             }
-            return claimAndRun(id, canonical, config.retentionOf(operation), buffered, response, chain);
+            return claimInTurn(id, canonical, config.retentionOf(operation), buffered, response, chain);
         } catch (ProblemException problem) {
             return new Reply.Refusal(problem);
         }
@@ -219,10 +222,10 @@ public final class IdempotentRequestHandler {
     }
 
     /**
-     * The transaction's one boundary: it begins before the claim, commits only in {@link #storeAndCommit},
-     * and is rolled back in {@code finally} whatever else happened, always before the reply is written.
+     * A duplicate of a request in flight on this node waits here first, without a connection ({@link
+     * KeysInFlight}); the whole wait, here and in the claim, stays within {@code lock-timeout}.
      */
-    private Reply claimAndRun(
+    private Reply claimInTurn(
             RequestResultId id,
             CanonicalRequest canonical,
             Duration retention,
@@ -230,10 +233,34 @@ public final class IdempotentRequestHandler {
             HttpServletResponse response,
             FilterChain chain)
             throws IOException, ServletException, ProblemException {
+        long started = System.nanoTime();
+        long deadline = started + config.lockTimeout().toNanos();
+        if (!keysInFlight.enter(id, deadline)) {
+            throw inProgress(id, started);
+        }
+        try {
+            return claimAndRun(id, canonical, retention, request, response, chain, started, deadline);
+        } finally {
+            keysInFlight.leave(id);
+        }
+    }
+
+    private Reply claimAndRun(
+            RequestResultId id,
+            CanonicalRequest canonical,
+            Duration retention,
+            BufferedBodyRequest request,
+            HttpServletResponse response,
+            FilterChain chain,
+            long started,
+            long deadline)
+            throws IOException, ServletException, ProblemException {
+        // The transaction's one boundary: it begins here, commits only in storeAndCommit, and is rolled back
+        // in finally whatever else happened, always before the reply is written.
         for (int attempt = 1; ; attempt++) {
             transaction.begin(config.transactionTimeout());
             try {
-                ClaimOutcome claimed = claim(id, canonical, retention);
+                ClaimOutcome claimed = claim(id, canonical, retention, started, deadline);
                 if (claimed instanceof ClaimOutcome.Existing existing) {
                     return replay(existing.record(), canonical);
                 }
@@ -292,21 +319,19 @@ public final class IdempotentRequestHandler {
         return new Reply.PassedThrough(Outcome.DRAIN_PASSED);
     }
 
-    private ClaimOutcome claim(RequestResultId id, CanonicalRequest canonical, Duration retention)
+    private ClaimOutcome claim(
+            RequestResultId id, CanonicalRequest canonical, Duration retention, long started, long deadline)
             throws ProblemException {
-        long started = System.nanoTime();
+        // At least a millisecond: the request ahead on this node has ended, so its record is no longer locked.
+        Duration maxWait = Duration.ofNanos(Math.max(deadline - System.nanoTime(), MIN_CLAIM_WAIT.toNanos()));
         try {
-            ClaimOutcome outcome = store.claim(id, canonical.text(), retention, config.lockTimeout());
+            ClaimOutcome outcome = store.claim(id, canonical.text(), retention, maxWait);
             if (outcome instanceof ClaimOutcome.Existing) {
                 listener.waitedForDuplicate(id.operation(), Duration.ofNanos(System.nanoTime() - started));
             }
             return outcome;
         } catch (RequestInProgressException e) {
-            listener.waitedForDuplicate(id.operation(), Duration.ofNanos(System.nanoTime() - started));
-            throw new ProblemException(
-                    Problem.REQUEST_IN_PROGRESS,
-                    "another request with this key is still being processed; nothing was executed for this one;"
-                            + " retry with the same key after the Retry-After delay to get its outcome");
+            throw inProgress(id, started);
         } catch (TransactionConflictException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -315,6 +340,14 @@ public final class IdempotentRequestHandler {
                     Problem.STORE_UNAVAILABLE,
                     "the idempotency record could not be claimed, so nothing was executed; retry with the same key");
         }
+    }
+
+    private ProblemException inProgress(RequestResultId id, long started) {
+        listener.waitedForDuplicate(id.operation(), Duration.ofNanos(System.nanoTime() - started));
+        return new ProblemException(
+                Problem.REQUEST_IN_PROGRESS,
+                "another request with this key is still being processed; nothing was executed for this one;"
+                        + " retry with the same key after the Retry-After delay to get its outcome");
     }
 
     /** The stored response, if the record was made by this very request; 422 if the key was used for another. */

@@ -25,7 +25,10 @@ public enum Outcome {
     KEYLESS_REFUSED,
     /** A keyed request with no stored record ran unprotected (rollout mode {@code DRAIN}). */
     DRAIN_PASSED,
-    /** Bad input, refused before anything ran: a malformed key, an oversized body, no caller to scope by. */
+    /**
+     * Bad input, refused before anything ran: a malformed key, an oversized or incomplete body, no caller to
+     * scope by.
+     */
     REJECTED;
 
     /** The outcome of a request the filter answered with {@code problem}. */
@@ -39,6 +42,7 @@ public enum Outcome {
             case KEY_INVALID,
                     AUTHENTICATION_REQUIRED,
                     REQUEST_TOO_LARGE,
+                    REQUEST_INCOMPLETE,
                     ROLLOUT_MODE_INVALID,
                     OPERATION_UNKNOWN -> REJECTED;
         };

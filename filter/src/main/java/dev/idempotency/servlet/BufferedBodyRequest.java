@@ -52,10 +52,10 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
      * Reads the whole body, stopping as soon as it exceeds {@code maxBytes}: a declared length over the cap
      * is refused without reading, and a chunked body is cut off at the cap.
      *
-     * @throws ProblemException {@link Problem#REQUEST_TOO_LARGE} if the body is larger than {@code maxBytes}
+     * @throws ProblemException {@link Problem#REQUEST_TOO_LARGE} if the body is larger than {@code maxBytes};
+     *     {@link Problem#REQUEST_INCOMPLETE} if reading it failed, as when the client aborts the upload
      */
-    public static BufferedBodyRequest read(HttpServletRequest request, long maxBytes)
-            throws IOException, ProblemException {
+    public static BufferedBodyRequest read(HttpServletRequest request, long maxBytes) throws ProblemException {
         long declared = request.getContentLengthLong();
         if (declared > maxBytes) {
             throw tooLarge(maxBytes);
@@ -63,12 +63,23 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
         // A declared length is a hint, not a promise: never allocate more than 64 KiB before bytes arrive.
         ByteArrayOutputStream body = new ByteArrayOutputStream((int) Math.min(Math.max(declared, 1024), 64 * 1024));
         byte[] buffer = new byte[8192];
-        InputStream in = request.getInputStream();
-        for (int n = in.read(buffer); n != -1; n = in.read(buffer)) {
-            if (body.size() + (long) n > maxBytes) {
-                throw tooLarge(maxBytes);
+        try {
+            InputStream in = request.getInputStream();
+            for (int n = in.read(buffer); n != -1; n = in.read(buffer)) {
+                if (body.size() + (long) n > maxBytes) {
+                    throw tooLarge(maxBytes);
+                }
+                body.write(buffer, 0, n);
             }
-            body.write(buffer, 0, n);
+        } catch (IOException e) {
+            // The client went away or stalled mid-upload. The body is read before the claim, so nothing was
+            // claimed, no transaction was begun and nothing ran.
+            throw new ProblemException(
+                    Problem.REQUEST_INCOMPLETE,
+                    "the request body ended after " + body.size() + " bytes"
+                            + (declared >= 0 ? " of the declared " + declared : "") + " (" + e.getMessage()
+                            + "); nothing ran; resend the whole request with"
+                            + " the same key");
         }
         return new BufferedBodyRequest(request, body.toByteArray());
     }

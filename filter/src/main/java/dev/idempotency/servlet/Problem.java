@@ -11,6 +11,7 @@ public enum Problem {
     AUTHENTICATION_REQUIRED(401, "authentication-required", "Authentication required"),
     OPERATION_UNKNOWN(404, "operation-unknown", "Unknown operation"),
     REQUEST_IN_PROGRESS(409, "request-in-progress", "Request with this key is in progress"),
+    REQUEST_INCOMPLETE(400, "request-body-incomplete", "Request body incomplete"),
     REQUEST_TOO_LARGE(413, "request-too-large", "Request body too large"),
     KEY_REUSED(422, "idempotency-key-reused", "Idempotency key reused with a different request"),
     APPLICATION_FAILED(500, "application-failed", "The request failed"),

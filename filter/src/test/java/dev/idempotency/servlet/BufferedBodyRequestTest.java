@@ -148,6 +148,18 @@ class BufferedBodyRequestTest {
     }
 
     @Test
+    void uploadAbortedMidBodyIsRefusedAsIncomplete() {
+        HttpServletRequest aborted =
+                request(100, TestStreams.abortedAfter(new byte[40]), "application/json", null, null);
+
+        ProblemException e = assertThrows(ProblemException.class, () -> BufferedBodyRequest.read(aborted, 1024));
+
+        assertEquals(Problem.REQUEST_INCOMPLETE, e.problem());
+        assertEquals(400, e.problem().status());
+        assertTrue(e.detail().contains("40 bytes of the declared 100"), e.detail());
+    }
+
+    @Test
     void declaredLengthOverTheCapIsRefusedWithoutReading() {
         HttpServletRequest request = request(1025, TestStreams.unreadable(), "application/json", null, null);
 

@@ -6,6 +6,7 @@ import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 
 /** Servlet stream test doubles. */
 final class TestStreams {
@@ -37,6 +38,41 @@ final class TestStreams {
 
             @Override
             public void setReadListener(ReadListener listener) {
+                throw new UnsupportedOperationException();
+            }
+        };
+    }
+
+    /** A request body whose client goes away after {@code bytes}: the container's read then fails. */
+    static ServletInputStream abortedAfter(byte[] bytes) {
+        ServletInputStream delivered = input(bytes);
+        return new ServletInputStream() {
+            @Override
+            public int read() throws IOException {
+                return read(new byte[1], 0, 1);
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                int n = delivered.read(b, off, len);
+                if (n == -1) {
+                    throw new IOException("connection closed by peer");
+                }
+                return n;
+            }
+
+            @Override
+            public boolean isFinished() {
+                return false;
+            }
+
+            @Override
+            public boolean isReady() {
+                return true;
+            }
+
+            @Override
+            public void setReadListener(ReadListener readListener) {
                 throw new UnsupportedOperationException();
             }
         };
