@@ -10,8 +10,12 @@ import dev.idempotency.sample.support.Database;
 import dev.idempotency.sample.support.FaultProxy;
 import dev.idempotency.sample.support.SampleContainerTest;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -65,11 +69,47 @@ class FaultsIT extends SampleContainerTest {
 
         assertEquals(1000, Database.balance(account));
         assertEquals(0, Database.recordCountForKey(key));
+        assertEquals(0, Database.sessionsIdleInTransaction());
         HttpResponse<String> retry = api.post("alice", debits(), key, body(memo(2000)));
         assertEquals(200, retry.statusCode(), retry.body());
         assertTrue(retry.headers().firstValue("Idempotent-Replayed").isEmpty(), "it executed");
         HttpResponse<String> again = api.post("alice", debits(), key, body(memo(2000)));
         assertEquals("true", again.headers().firstValue("Idempotent-Replayed").orElseThrow());
+        assertEquals(900, Database.balance(account));
+    }
+
+    /**
+     * The client sends half of the declared body and then closes its side of the connection: the filter
+     * answers 400 {@code request-body-incomplete} on the still open other side, with nothing claimed, no
+     * transaction left open, and the key free for the whole request.
+     */
+    @Test
+    void uploadAbortedMidBodyIsRefusedAndLeavesNoClaimAndNoOpenTransaction() throws Exception {
+        byte[] whole = body(memo(2000)).getBytes(StandardCharsets.UTF_8);
+        String credentials = Base64.getEncoder().encodeToString("alice:alice".getBytes(StandardCharsets.UTF_8));
+        String answer;
+        try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+            socket.setSoTimeout(30_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST " + base.getPath() + debits() + " HTTP/1.1\r\n"
+                            + "Host: " + base.getHost() + ":" + base.getPort() + "\r\n"
+                            + "Authorization: Basic " + credentials + "\r\n"
+                            + "Content-Type: application/json\r\n"
+                            + "Idempotency-Key: " + key + "\r\n"
+                            + "Content-Length: " + whole.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(whole, 0, whole.length / 2);
+            out.flush();
+            socket.shutdownOutput();
+            answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+
+        assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
+        assertTrue(answer.contains("urn:dev.idempotency:problem:request-body-incomplete"), answer);
+        assertEquals(0, Database.recordCountForKey(key));
+        assertEquals(0, Database.sessionsIdleInTransaction());
+        HttpResponse<String> retry = api.post("alice", debits(), key, body(memo(2000)));
+        assertEquals(200, retry.statusCode(), retry.body());
         assertEquals(900, Database.balance(account));
     }
 

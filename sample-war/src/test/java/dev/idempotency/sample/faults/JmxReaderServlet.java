@@ -12,7 +12,8 @@ import javax.management.ObjectName;
 
 /**
  * Test-only: reads one MBean from the server's platform MBean server, as a JMX console would, and answers
- * its attributes as {@code name=value} lines. {@code GET /test-jmx?name=<object name>}.
+ * its attributes as {@code name=value} lines. {@code GET /test-jmx?name=<object name>}, optionally with
+ * {@code &attribute=<one attribute>}.
  */
 @WebServlet("/test-jmx")
 public class JmxReaderServlet extends HttpServlet {
@@ -25,6 +26,11 @@ public class JmxReaderServlet extends HttpServlet {
             MBeanServer server = ManagementFactory.getPlatformMBeanServer();
             ObjectName name = new ObjectName(request.getParameter("name"));
             StringBuilder out = new StringBuilder();
+            String only = request.getParameter("attribute");
+            if (only != null) {
+                response.getWriter().write(only + "=" + server.getAttribute(name, only) + "\n");
+                return;
+            }
             for (MBeanAttributeInfo attribute : server.getMBeanInfo(name).getAttributes()) {
                 out.append(attribute.getName())
                         .append('=')

@@ -82,6 +82,16 @@ public final class LocalServer implements AutoCloseable {
         process.waitFor();
     }
 
+    /**
+     * Kills the server's JVM the way a crash does ({@code kill -9}): no shutdown hook, no rollback, no goodbye
+     * to the database. Only the operating system closes its sockets.
+     */
+    public void kill() throws InterruptedException {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+        process.waitFor();
+    }
+
     @Override
     public void close() {
         process.descendants().forEach(ProcessHandle::destroy);
