@@ -6,6 +6,8 @@ import dev.idempotency.config.Operation;
 import dev.idempotency.config.SettingsParser;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.metrics.JmxMetrics;
+import dev.idempotency.metrics.OutcomeListener;
+import dev.idempotency.metrics.ServerMetrics;
 import dev.idempotency.rollout.KeylessTelemetry;
 import dev.idempotency.rollout.RolloutModes;
 import dev.idempotency.store.CounterStore;
@@ -74,7 +76,12 @@ public final class FilterRuntime {
                 contextPath,
                 config.operations().stream().map(Operation::contract).toList());
         this.handler = new IdempotentRequestHandler(
-                config, transaction, dataSource.dataSource(), dialect, keylessTelemetry, metrics);
+                config,
+                transaction,
+                dataSource.dataSource(),
+                dialect,
+                keylessTelemetry,
+                OutcomeListener.all(metrics, new ServerMetrics(contextPath)));
         this.counters = new CounterStore(dataSource.dataSource(), dialect);
         this.counterFlush = new CounterFlush(transaction, counters, metrics, keylessTelemetry);
         Optional<ManagedScheduledExecutorService> scheduler = lookup(SCHEDULER, ManagedScheduledExecutorService.class);

@@ -1,6 +1,7 @@
 package dev.idempotency.metrics;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Observes covered requests: the one seam metrics, logs and telemetry hang off. Called on the request's
@@ -16,4 +17,20 @@ public interface OutcomeListener {
      * the claim: the time spent waiting for a concurrent duplicate (near zero when the holder had committed).
      */
     void waitedForDuplicate(String operation, Duration waited);
+
+    /** One listener that tells each of {@code listeners}, in order. */
+    static OutcomeListener all(OutcomeListener... listeners) {
+        List<OutcomeListener> each = List.of(listeners);
+        return new OutcomeListener() {
+            @Override
+            public void requestEnded(String operation, Outcome outcome) {
+                each.forEach(listener -> listener.requestEnded(operation, outcome));
+            }
+
+            @Override
+            public void waitedForDuplicate(String operation, Duration waited) {
+                each.forEach(listener -> listener.waitedForDuplicate(operation, waited));
+            }
+        };
+    }
 }

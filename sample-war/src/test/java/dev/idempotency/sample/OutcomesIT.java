@@ -8,6 +8,7 @@ import dev.idempotency.sample.support.ClusterCounts;
 import dev.idempotency.sample.support.Duplicates;
 import dev.idempotency.sample.support.SampleContainerTest;
 import dev.idempotency.sample.support.SampleDeployment;
+import dev.idempotency.sample.support.ServerMetricsScrape;
 import dev.idempotency.sample.support.TestServer;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -26,8 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * One outcome per request, counted exactly: a scripted sequence on {@code debit:v1}, then the counters read
- * over JMX (the MBean {@code dev.idempotency:type=Operation,application="/sample",name="debit:v1"}) and from
- * the admin servlet.
+ * over JMX (the MBean {@code dev.idempotency:type=Operation,application="/sample",name="debit:v1"}), from the
+ * server's own metrics endpoint and from the admin servlet.
  */
 @RunAsClient
 class OutcomesIT extends SampleContainerTest {
@@ -47,6 +48,7 @@ class OutcomesIT extends SampleContainerTest {
         Api api = new Api(base);
         // Earlier deployments flushed their counts when they stopped; this class's arrive on top.
         JsonNode before = ClusterCounts.of(api, "debit:v1");
+        ServerMetricsScrape serverBefore = ServerMetricsScrape.now();
         long account = api.openAccount("alice", 10_000);
         String debits = "api/accounts/" + account + "/debits";
         String key = UUID.randomUUID().toString();
@@ -84,6 +86,43 @@ class OutcomesIT extends SampleContainerTest {
         Map<String, String> jmx = jmxAttributes();
         jmx.remove("DuplicateWaitMillis");
         assertEquals(expected, jmx);
+
+        // The same counts in the server's own metrics system (WildFly's Micrometer, Liberty's MicroProfile
+        // Metrics), as a Prometheus scraper sees them.
+        ServerMetricsScrape serverAfter = ServerMetricsScrape.now();
+        Map<String, Double> expectedServerIncrease = Map.of(
+                "executed",
+                2.0,
+                "replayed",
+                5.0,
+                "mismatch",
+                1.0,
+                "rolled_back",
+                1.0,
+                "keyless_passed",
+                1.0,
+                "rejected",
+                1.0,
+                "in_progress",
+                0.0,
+                "failed",
+                0.0);
+        for (Map.Entry<String, Double> increase : expectedServerIncrease.entrySet()) {
+            String[] labels = {
+                "application=\"/sample\"", "operation=\"debit:v1\"", "outcome=\"" + increase.getKey() + "\""
+            };
+            assertEquals(
+                    increase.getValue(),
+                    serverAfter.value("idempotency_requests_total", labels)
+                            - serverBefore.value("idempotency_requests_total", labels),
+                    increase.getKey() + " in:\n" + serverAfter.idempotencyLines());
+        }
+        String[] waitLabels = {"application=\"/sample\"", "operation=\"debit:v1\""};
+        assertEquals(
+                6.0,
+                serverAfter.value("idempotency_duplicate_wait_seconds_count", waitLabels)
+                        - serverBefore.value("idempotency_duplicate_wait_seconds_count", waitLabels),
+                serverAfter.idempotencyLines());
 
         JsonNode outcomes = null;
         for (JsonNode operation :
