@@ -83,12 +83,9 @@ public final class ServerMetrics implements OutcomeListener {
                     + " server's " + system + " registry, as idempotency.requests and idempotency.duplicate.wait"));
             return listener;
         } catch (RuntimeException | LinkageError e) {
-            // Typically CDI is not enabled for this application: JMX still counts.
-            LOG.log(
-                    Level.INFO,
-                    system + " is on the class path, but its registry could not be reached from " + application + " ("
-                            + e + "); counting over JMX only",
-                    e);
+            LOG.info(system + " is on the class path, but its registry could not be reached from " + application + " ("
+                    + e + "; the application may not use CDI); counting over JMX only");
+            LOG.log(Level.FINE, "looking up the " + system + " registry failed", e);
             return Optional.empty();
         }
     }
