@@ -58,6 +58,7 @@ public final class IdempotencyConfig {
     private final long maxRequestBodyBytes;
     private final List<String> storedHeaders;
     private final StorableStatuses storableStatuses;
+    private final EncryptionKeys encryptionKeys;
     private final Duration retention;
     private final long maxResponseBodyBytes;
     private final Duration lockTimeout;
@@ -81,6 +82,7 @@ public final class IdempotencyConfig {
         this.maxRequestBodyBytes = b.maxRequestBodyBytes;
         this.storedHeaders = List.copyOf(b.storedHeaders);
         this.storableStatuses = b.storableStatuses;
+        this.encryptionKeys = b.encryptionKeys;
         this.retention = b.retention;
         this.maxResponseBodyBytes = b.maxResponseBodyBytes;
         this.lockTimeout = b.lockTimeout;
@@ -179,6 +181,18 @@ public final class IdempotencyConfig {
         return storedHeaders;
     }
 
+    /** The keys that seal the records of encrypted operations; {@link EncryptionKeys#NONE} if not set. */
+    public EncryptionKeys encryptionKeys() {
+        return encryptionKeys;
+    }
+
+    /** The contracts of the operations whose records are sealed. */
+    public Set<String> encryptedOperations() {
+        Set<String> encrypted = new java.util.LinkedHashSet<>();
+        operations.stream().filter(Operation::encrypted).forEach(operation -> encrypted.add(operation.contract()));
+        return encrypted;
+    }
+
     public StorableStatuses storableStatuses() {
         return storableStatuses;
     }
@@ -206,7 +220,7 @@ public final class IdempotencyConfig {
         return Optional.ofNullable(transactionTimeout);
     }
 
-    /** One line for the start-up log. Holds no secrets: the configuration has none. */
+    /** One line for the start-up log. Holds no secrets: encryption keys appear by id only. */
     @Override
     public String toString() {
         return "operations=" + operations + ", key-header=" + keyHeader + ", rollout-mode=" + rolloutMode
@@ -223,7 +237,8 @@ public final class IdempotencyConfig {
                 + (keylessLink == null ? "none" : keylessLink) + ", keyless-log-interval=" + keylessLogInterval
                 + ", purge-interval=" + purgeInterval
                 + ", counter-flush-interval=" + counterFlushInterval
-                + ", purge-batch-size=" + purgeBatchSize;
+                + ", purge-batch-size=" + purgeBatchSize
+                + ", encryption-keys=" + encryptionKeys;
     }
 
     /** Collects and validates settings. Not thread-safe; build once at start-up. */
@@ -238,6 +253,7 @@ public final class IdempotencyConfig {
         private Duration purgeInterval = DEFAULT_PURGE_INTERVAL;
         private Duration counterFlushInterval = DEFAULT_COUNTER_FLUSH_INTERVAL;
         private int purgeBatchSize = DEFAULT_PURGE_BATCH_SIZE;
+        private EncryptionKeys encryptionKeys = EncryptionKeys.NONE;
         private String dataSource;
         private String persistenceUnit;
         private String scopeHeader;
@@ -418,6 +434,11 @@ public final class IdempotencyConfig {
             return this;
         }
 
+        public Builder encryptionKeys(EncryptionKeys keys) {
+            this.encryptionKeys = keys;
+            return this;
+        }
+
         public Builder storableStatuses(StorableStatuses statuses) {
             this.storableStatuses = statuses;
             return this;
@@ -481,6 +502,11 @@ public final class IdempotencyConfig {
                         + " (one minute, and the transaction-timeout), was " + retention);
             }
             for (Operation operation : operations) {
+                if (operation.encrypted() && encryptionKeys.isEmpty()) {
+                    throw new ConfigurationException("operations: " + operation.contract() + " is encrypted, but"
+                            + " encryption-keys lists no key; add one such as 'encryption-keys ="
+                            + " 2026-12=<base64 of 32 random bytes>'");
+                }
                 if (operation.retention() != null && operation.retention().compareTo(floor) < 0) {
                     throw new ConfigurationException("operations: the retention of " + operation.contract()
                             + " must be ≥ " + floor + " (one minute, and the transaction-timeout), was "

@@ -19,29 +19,40 @@ import java.util.regex.Pattern;
  * @param contract the operation contract, {@code name:version}
  * @param retention how long this operation's records are kept, or {@code null} for the {@code retention}
  *     setting
+ * @param encrypted whether its stored requests and response bodies are sealed with {@code encryption-keys}
  */
-public record Operation(String method, PathTemplate path, String contract, Duration retention) {
+public record Operation(String method, PathTemplate path, String contract, Duration retention, boolean encrypted) {
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
     private static final Pattern METHOD = Pattern.compile("[A-Z]+");
     private static final String RETENTION = "retention=";
+    private static final String ENCRYPTED = "encrypted";
     private static final Pattern CONTRACT = Pattern.compile("[A-Za-z0-9._-]+:[A-Za-z0-9._-]+");
 
     /**
      * Parses one line of the {@code operations} setting: {@code POST /api/accounts/{id}/debits = debit:v1},
-     * optionally followed by the operation's own retention: {@code ... = debit:v1 retention=P7D}.
+     * optionally followed by the operation's own options, in any order: its retention ({@code retention=P7D})
+     * and {@code encrypted}.
      *
-     * @throws ConfigurationException if the line is not {@code METHOD /path = name:version [retention=duration]},
-     *     or the method is a safe one
+     * @throws ConfigurationException if the line is not {@code METHOD /path = name:version [options]}, an
+     *     option is unknown or given twice, or the method is a safe one
      */
     public static Operation parse(String line) {
         String[] sides = line.split("=", 2);
         String[] route = sides[0].trim().split("\\s+");
         String[] target = sides.length == 2 ? sides[1].trim().split("\\s+") : new String[0];
-        boolean retentionGiven = target.length == 2 && target[1].startsWith(RETENTION);
-        if (route.length != 2 || (target.length != 1 && !retentionGiven)) {
-            throw new ConfigurationException("operations: '" + line.trim() + "' is malformed; write one operation"
-                    + " per line as 'POST /api/accounts/{id}/debits = debit:v1', optionally followed by"
-                    + " 'retention=P7D'");
+        if (route.length != 2 || target.length == 0 || target[0].isEmpty()) {
+            throw malformed(line);
+        }
+        String retentionText = null;
+        boolean encrypted = false;
+        for (int i = 1; i < target.length; i++) {
+            if (target[i].startsWith(RETENTION) && retentionText == null) {
+                retentionText = target[i].substring(RETENTION.length());
+            } else if (target[i].equals(ENCRYPTED) && !encrypted) {
+                encrypted = true;
+            } else {
+                throw malformed(line);
+            }
         }
         String method = route[0].toUpperCase(Locale.ROOT);
         String contract = target[0];
@@ -53,8 +64,14 @@ public record Operation(String method, PathTemplate path, String contract, Durat
             throw new ConfigurationException(
                     "operations: contract must be 'name:version' such as 'debit:v1', was '" + contract + "'");
         }
-        Duration retention = retentionGiven ? retention(contract, target[1].substring(RETENTION.length())) : null;
-        return new Operation(method, PathTemplate.parse(route[1]), contract, retention);
+        Duration retention = retentionText == null ? null : retention(contract, retentionText);
+        return new Operation(method, PathTemplate.parse(route[1]), contract, retention, encrypted);
+    }
+
+    private static ConfigurationException malformed(String line) {
+        return new ConfigurationException("operations: '" + line.trim() + "' is malformed; write one operation"
+                + " per line as 'POST /api/accounts/{id}/debits = debit:v1', optionally followed by"
+                + " 'retention=P7D' and 'encrypted', each at most once");
     }
 
     private static Duration retention(String contract, String value) {
@@ -73,6 +90,7 @@ public record Operation(String method, PathTemplate path, String contract, Durat
 
     @Override
     public String toString() {
-        return method + " " + path + " = " + contract + (retention == null ? "" : " retention=" + retention);
+        return method + " " + path + " = " + contract + (retention == null ? "" : " retention=" + retention)
+                + (encrypted ? " " + ENCRYPTED : "");
     }
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 
 /**
  * Turns the filter's string settings (init-params and the optional properties file) into an {@link
@@ -41,6 +42,7 @@ public final class SettingsParser {
     public static final String INIT_PARAM_MAX_RESPONSE_BODY = "max-response-body";
     public static final String INIT_PARAM_LOCK_TIMEOUT = "lock-timeout";
     public static final String INIT_PARAM_TRANSACTION_TIMEOUT = "transaction-timeout";
+    public static final String INIT_PARAM_ENCRYPTION_KEYS = "encryption-keys";
 
     /** Every setting the parser knows; the filter's own {@code config-file} init-param is handled before. */
     public static final Set<String> KNOWN_SETTINGS = Set.of(
@@ -64,7 +66,8 @@ public final class SettingsParser {
             INIT_PARAM_RETENTION,
             INIT_PARAM_MAX_RESPONSE_BODY,
             INIT_PARAM_LOCK_TIMEOUT,
-            INIT_PARAM_TRANSACTION_TIMEOUT);
+            INIT_PARAM_TRANSACTION_TIMEOUT,
+            INIT_PARAM_ENCRYPTION_KEYS);
 
     private SettingsParser() {}
 
@@ -72,6 +75,11 @@ public final class SettingsParser {
      * @throws ConfigurationException naming the first unknown or malformed setting
      */
     public static IdempotencyConfig parse(Map<String, String> settings) {
+        return parse(settings, System::getenv);
+    }
+
+    /** @param environment reads the environment variables that {@code encryption-keys} may name */
+    static IdempotencyConfig parse(Map<String, String> settings, UnaryOperator<String> environment) {
         Set<String> unknown = new TreeSet<>(settings.keySet());
         unknown.removeAll(KNOWN_SETTINGS);
         if (!unknown.isEmpty()) {
@@ -140,6 +148,10 @@ public final class SettingsParser {
                 INIT_PARAM_STORABLE_STATUSES,
                 value -> builder.storableStatuses(StorableStatuses.parse(value)));
         ifPresent(settings, INIT_PARAM_RETENTION, value -> builder.retention(duration(INIT_PARAM_RETENTION, value)));
+        ifPresent(
+                settings,
+                INIT_PARAM_ENCRYPTION_KEYS,
+                value -> builder.encryptionKeys(EncryptionKeys.parse(INIT_PARAM_ENCRYPTION_KEYS, value, environment)));
         return builder.build();
     }
 

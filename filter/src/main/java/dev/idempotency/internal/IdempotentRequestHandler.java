@@ -80,6 +80,7 @@ public final class IdempotentRequestHandler {
     private final KeysInFlight keysInFlight = new KeysInFlight();
     private final JtaTransaction transaction;
     private final RequestResultStore store;
+    private final RecordEncryption encryption;
     private final SqlDialect dialect;
     private final KeylessTelemetry keylessTelemetry;
     private final OutcomeListener listener;
@@ -95,6 +96,7 @@ public final class IdempotentRequestHandler {
         this.keyHeader = new IdempotencyKeyHeader(config.keyHeader());
         this.transaction = transaction;
         this.store = new RequestResultStore(dataSource, dialect);
+        this.encryption = new RecordEncryption(config.encryptionKeys(), config.encryptedOperations());
         this.dialect = dialect;
         this.keylessTelemetry = keylessTelemetry;
         this.listener = listener;
@@ -325,7 +327,7 @@ public final class IdempotentRequestHandler {
         // At least a millisecond: the request ahead on this node has ended, so its record is no longer locked.
         Duration maxWait = Duration.ofNanos(Math.max(deadline - System.nanoTime(), MIN_CLAIM_WAIT.toNanos()));
         try {
-            ClaimOutcome outcome = store.claim(id, canonical.text(), retention, maxWait);
+            ClaimOutcome outcome = store.claim(id, encryption.storedRequest(id, canonical.text()), retention, maxWait);
             if (outcome instanceof ClaimOutcome.Existing) {
                 listener.waitedForDuplicate(id.operation(), Duration.ofNanos(System.nanoTime() - started));
             }
@@ -351,7 +353,8 @@ public final class IdempotentRequestHandler {
     }
 
     /** The stored response, if the record was made by this very request; 422 if the key was used for another. */
-    private Reply replay(StoredRecord record, CanonicalRequest canonical) throws ProblemException {
+    private Reply replay(StoredRecord stored, CanonicalRequest canonical) throws ProblemException {
+        StoredRecord record = readable(stored);
         if (!record.request().equals(canonical.text())) {
             List<String> mismatches = canonical.differencesFrom(record.request());
             throw new ProblemException(
@@ -362,6 +365,19 @@ public final class IdempotentRequestHandler {
                     Map.of(MISMATCHES_MEMBER, mismatches));
         }
         return new Reply.Replay(record);
+    }
+
+    /** A record that cannot be opened is neither replayed nor executed again: either could break its promise. */
+    private StoredRecord readable(StoredRecord stored) throws ProblemException {
+        try {
+            return encryption.readable(stored);
+        } catch (RecordEncryption.UnreadableRecordException e) {
+            LOG.severe("the record " + stored.id() + " cannot be opened: " + e.getMessage() + "; it is not replayed");
+            throw new ProblemException(
+                    Problem.RECORD_UNREADABLE,
+                    "the response stored for this key cannot be decrypted, so it is not replayed and the request"
+                            + " is not executed again; report this to the service's operators, quoting the key");
+        }
     }
 
     /** Runs the application with its response held back; a run that cannot be stored is refused. */
@@ -409,7 +425,10 @@ public final class IdempotentRequestHandler {
         try {
             store.complete(
                     id,
-                    new StoredResponse(captured.status(), captured.headersIn(config.storedHeaders()), captured.body()));
+                    encryption.storedResponse(
+                            id,
+                            new StoredResponse(
+                                    captured.status(), captured.headersIn(config.storedHeaders()), captured.body())));
             transaction.commit();
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, id.operation() + " could not be committed", e);

@@ -17,7 +17,10 @@ public enum Outcome {
     IN_PROGRESS,
     /** The application ran and failed (an error status, an exception, rollback-only); nothing was kept. */
     ROLLED_BACK,
-    /** The filter could not claim, store or commit (database, transaction conflict, commit failure): 503. */
+    /**
+     * The filter could not claim, store, commit or open a record (database, transaction conflict, commit
+     * failure: 503; a stored response that cannot be decrypted: 500).
+     */
     FAILED,
     /** A request without a key ran unprotected (rollout mode {@code OPTIONAL}). */
     KEYLESS_PASSED,
@@ -38,7 +41,7 @@ public enum Outcome {
             case KEY_REUSED -> MISMATCH;
             case REQUEST_IN_PROGRESS -> IN_PROGRESS;
             case APPLICATION_FAILED, RESPONSE_TOO_LARGE, ASYNCHRONOUS_RESPONSE -> ROLLED_BACK;
-            case TRANSACTION_CONFLICT, STORE_UNAVAILABLE, COMMIT_FAILED -> FAILED;
+            case TRANSACTION_CONFLICT, STORE_UNAVAILABLE, COMMIT_FAILED, RECORD_UNREADABLE -> FAILED;
             case KEY_INVALID,
                     AUTHENTICATION_REQUIRED,
                     REQUEST_TOO_LARGE,

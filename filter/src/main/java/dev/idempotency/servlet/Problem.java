@@ -17,6 +17,7 @@ public enum Problem {
     APPLICATION_FAILED(500, "application-failed", "The request failed"),
     RESPONSE_TOO_LARGE(500, "response-too-large", "Response too large to store"),
     ASYNCHRONOUS_RESPONSE(500, "asynchronous-response", "Asynchronous response cannot be stored"),
+    RECORD_UNREADABLE(500, "stored-response-unreadable", "Stored response cannot be decrypted"),
     TRANSACTION_CONFLICT(503, "transaction-conflict", "Transaction conflict"),
     STORE_UNAVAILABLE(503, "store-unavailable", "Idempotency store unavailable"),
     COMMIT_FAILED(503, "commit-failed", "The request could not be committed");
