@@ -64,6 +64,9 @@ import java.util.Optional;
  *       mode. Every node sees it within the filter's {@code rollout-refresh}; this node at once. (The
  *       operation is a query parameter because a {@code :} in the path trips some containers' security
  *       checks, WildFly's among them.)
+ *   <li>{@code DELETE /admin/idempotency?scope=alice}: erasure; deletes every record of that scope (a
+ *       principal's name, or {@code header:<value>}) on every operation, and answers how many. A retry of one
+ *       of that caller's earlier requests then runs again. See {@link IdempotencyRecords}.
  * </ul>
  *
  * <p>Thread-safe.
@@ -74,6 +77,7 @@ public class IdempotencyAdminServlet extends HttpServlet {
     public static final String INIT_PARAM_FILTER_NAME = "filter-name";
 
     private static final String OPERATION_PARAMETER = "operation";
+    private static final String SCOPE_PARAMETER = "scope";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private transient FilterRuntime runtime;
@@ -145,6 +149,41 @@ public class IdempotencyAdminServlet extends HttpServlet {
         sendJson(
                 response,
                 describe(operation.get(), runtime.keylessTelemetry().snapshot().getOrDefault(contract, Map.of())));
+    }
+
+    /** Erasure: deletes every record of the scope named by {@code ?scope=}, on every operation. */
+    @Override
+    protected void doDelete(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        String scope = request.getParameter(SCOPE_PARAMETER);
+        if (scope == null || scope.isBlank()) {
+            ProblemResponse.send(
+                    response,
+                    Problem.SCOPE_REQUIRED,
+                    "name the caller whose records to erase: DELETE with ?" + SCOPE_PARAMETER + "=<principal name>, or"
+                            + " ?" + SCOPE_PARAMETER + "=header:<value> for a caller named by the scope-header;"
+                            + " nothing was deleted",
+                    request.getRequestURI());
+            return;
+        }
+        int erased;
+        try {
+            erased = runtime.eraseScope(scope);
+        } catch (RuntimeException e) {
+            log("erasing the records of scope '" + scope + "' failed", e);
+            ProblemResponse.send(
+                    response,
+                    Problem.STORE_UNAVAILABLE,
+                    "the records could not be deleted, so none was; try again",
+                    request.getRequestURI());
+            return;
+        }
+        Principal operator = request.getUserPrincipal();
+        log("erased " + erased + " idempotency record(s) of scope '" + scope + "' at the request of "
+                + (operator == null ? "anonymous" : operator.getName()));
+        ObjectNode body = JSON.createObjectNode();
+        body.put("scope", scope);
+        body.put("erased", erased);
+        sendJson(response, body);
     }
 
     private ObjectNode describe(Operation operation, Map<KeylessTelemetry.Client, Long> keyless) {

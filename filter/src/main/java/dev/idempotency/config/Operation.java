@@ -3,8 +3,11 @@ package dev.idempotency.config;
 import dev.idempotency.ConfigurationException;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -20,12 +23,22 @@ import java.util.regex.Pattern;
  * @param retention how long this operation's records are kept, or {@code null} for the {@code retention}
  *     setting
  * @param encrypted whether its stored requests and response bodies are sealed with {@code encryption-keys}
+ * @param replayRoles the roles of which a caller must hold one, at the time of the retry, to get a stored
+ *     response replayed; empty for no such check
  */
-public record Operation(String method, PathTemplate path, String contract, Duration retention, boolean encrypted) {
+public record Operation(
+        String method,
+        PathTemplate path,
+        String contract,
+        Duration retention,
+        boolean encrypted,
+        Set<String> replayRoles) {
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
     private static final Pattern METHOD = Pattern.compile("[A-Z]+");
     private static final String RETENTION = "retention=";
     private static final String ENCRYPTED = "encrypted";
+    private static final String REPLAY_ROLES = "replay-roles=";
+    private static final Pattern ROLES = Pattern.compile("[^|\\s]+(\\|[^|\\s]+)*");
     private static final Pattern CONTRACT = Pattern.compile("[A-Za-z0-9._-]+:[A-Za-z0-9._-]+");
 
     /**
@@ -45,11 +58,16 @@ public record Operation(String method, PathTemplate path, String contract, Durat
         }
         String retentionText = null;
         boolean encrypted = false;
+        String rolesText = null;
         for (int i = 1; i < target.length; i++) {
             if (target[i].startsWith(RETENTION) && retentionText == null) {
                 retentionText = target[i].substring(RETENTION.length());
             } else if (target[i].equals(ENCRYPTED) && !encrypted) {
                 encrypted = true;
+            } else if (target[i].startsWith(REPLAY_ROLES)
+                    && rolesText == null
+                    && ROLES.matcher(target[i].substring(REPLAY_ROLES.length())).matches()) {
+                rolesText = target[i].substring(REPLAY_ROLES.length());
             } else {
                 throw malformed(line);
             }
@@ -65,13 +83,15 @@ public record Operation(String method, PathTemplate path, String contract, Durat
                     "operations: contract must be 'name:version' such as 'debit:v1', was '" + contract + "'");
         }
         Duration retention = retentionText == null ? null : retention(contract, retentionText);
-        return new Operation(method, PathTemplate.parse(route[1]), contract, retention, encrypted);
+        Set<String> replayRoles = rolesText == null ? Set.of() : new LinkedHashSet<>(List.of(rolesText.split("\\|")));
+        return new Operation(
+                method, PathTemplate.parse(route[1]), contract, retention, encrypted, Set.copyOf(replayRoles));
     }
 
     private static ConfigurationException malformed(String line) {
         return new ConfigurationException("operations: '" + line.trim() + "' is malformed; write one operation"
                 + " per line as 'POST /api/accounts/{id}/debits = debit:v1', optionally followed by"
-                + " 'retention=P7D' and 'encrypted', each at most once");
+                + " 'retention=P7D', 'encrypted' and 'replay-roles=role1|role2', each at most once");
     }
 
     private static Duration retention(String contract, String value) {
@@ -91,6 +111,7 @@ public record Operation(String method, PathTemplate path, String contract, Durat
     @Override
     public String toString() {
         return method + " " + path + " = " + contract + (retention == null ? "" : " retention=" + retention)
-                + (encrypted ? " " + ENCRYPTED : "");
+                + (encrypted ? " " + ENCRYPTED : "")
+                + (replayRoles.isEmpty() ? "" : " " + REPLAY_ROLES + String.join("|", new TreeSet<>(replayRoles)));
     }
 }

@@ -11,6 +11,7 @@ import dev.idempotency.metrics.ServerMetrics;
 import dev.idempotency.rollout.KeylessTelemetry;
 import dev.idempotency.rollout.RolloutModes;
 import dev.idempotency.store.CounterStore;
+import dev.idempotency.store.RequestResultStore;
 import dev.idempotency.tx.JtaTransaction;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.servlet.ServletContext;
@@ -55,6 +56,8 @@ public final class FilterRuntime {
     private final CounterFlush counterFlush;
     private final ScheduledFuture<?> counterFlushes;
     private final CounterStore counters;
+    private final JtaTransaction transaction;
+    private final RequestResultStore records;
 
     private final String dataSourceOrigin;
 
@@ -69,7 +72,8 @@ public final class FilterRuntime {
         SqlDialect dialect =
                 config.database().map(SqlDialect::named).orElseGet(() -> SqlDialect.detect(dataSource.dataSource()));
         this.dataSourceOrigin = "'" + dataSource.jndiName() + "' (" + dialect.name() + "), " + dataSource.origin();
-        JtaTransaction transaction = new JtaTransaction(userTransaction);
+        this.transaction = new JtaTransaction(userTransaction);
+        this.records = new RequestResultStore(dataSource.dataSource(), dialect);
         this.rolloutModes = new RolloutModes(
                 config.rolloutMode(), config.rolloutRefresh(), transaction, dataSource.dataSource(), dialect);
         this.metrics = new JmxMetrics(
@@ -149,6 +153,23 @@ public final class FilterRuntime {
     /** The cluster-wide counters: every node's flushed outcome and keyless counts, summed. */
     public CounterStore counters() {
         return counters;
+    }
+
+    /**
+     * Deletes every record of one scope in a transaction of its own (see {@link
+     * dev.idempotency.IdempotencyRecords}).
+     *
+     * @return how many records were deleted
+     */
+    public int eraseScope(String scope) {
+        transaction.begin(Optional.empty());
+        try {
+            int erased = records.deleteScope(scope);
+            transaction.commit();
+            return erased;
+        } finally {
+            transaction.rollback();
+        }
     }
 
     /** This node's outcome counters, also published over JMX. */

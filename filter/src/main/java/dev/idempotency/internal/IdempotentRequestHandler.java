@@ -1,5 +1,6 @@
 package dev.idempotency.internal;
 
+import dev.idempotency.IdempotencyRecords;
 import dev.idempotency.RequestInProgressException;
 import dev.idempotency.TransactionConflictException;
 import dev.idempotency.canonical.CanonicalRequest;
@@ -38,9 +39,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 /**
@@ -62,9 +65,6 @@ public final class IdempotentRequestHandler {
     /** The 422's extension member: JSON pointers into the canonical request, where the two requests differ. */
     public static final String MISMATCHES_MEMBER = "mismatches";
 
-    /** Marks scopes taken from the {@code scope-header}, so they never equal a principal's name by accident. */
-    static final String SCOPE_HEADER_PREFIX = "header:";
-
     static final int MAX_SCOPE_HEADER_LENGTH = 255;
 
     /** A claim that keeps hitting serialization failures gives up after this many transactions. */
@@ -81,6 +81,7 @@ public final class IdempotentRequestHandler {
     private final JtaTransaction transaction;
     private final RequestResultStore store;
     private final RecordEncryption encryption;
+    private final Map<String, Set<String>> replayRoles;
     private final SqlDialect dialect;
     private final KeylessTelemetry keylessTelemetry;
     private final OutcomeListener listener;
@@ -97,6 +98,8 @@ public final class IdempotentRequestHandler {
         this.transaction = transaction;
         this.store = new RequestResultStore(dataSource, dialect);
         this.encryption = new RecordEncryption(config.encryptionKeys(), config.encryptedOperations());
+        this.replayRoles = config.operations().stream()
+                .collect(Collectors.toUnmodifiableMap(Operation::contract, Operation::replayRoles, (a, b) -> a));
         this.dialect = dialect;
         this.keylessTelemetry = keylessTelemetry;
         this.listener = listener;
@@ -220,7 +223,7 @@ public final class IdempotentRequestHandler {
                             + " characters long; send the request through the gateway that sets it, or"
                             + " authenticate, and retry with the same key");
         }
-        return SCOPE_HEADER_PREFIX + values.get(0).trim();
+        return IdempotencyRecords.headerScope(values.get(0));
     }
 
     /**
@@ -264,7 +267,7 @@ public final class IdempotentRequestHandler {
             try {
                 ClaimOutcome claimed = claim(id, canonical, retention, started, deadline);
                 if (claimed instanceof ClaimOutcome.Existing existing) {
-                    return replay(existing.record(), canonical);
+                    return replay(existing.record(), canonical, request);
                 }
                 CapturedResponse captured = runApplication(id.operation(), request, response, chain);
                 if (!config.storableStatuses().isStorable(captured.status())) {
@@ -315,7 +318,7 @@ public final class IdempotentRequestHandler {
             transaction.rollback();
         }
         if (stored.isPresent()) {
-            return replay(stored.get(), canonical);
+            return replay(stored.get(), canonical, request);
         }
         chain.doFilter(request, response);
         return new Reply.PassedThrough(Outcome.DRAIN_PASSED);
@@ -353,7 +356,9 @@ public final class IdempotentRequestHandler {
     }
 
     /** The stored response, if the record was made by this very request; 422 if the key was used for another. */
-    private Reply replay(StoredRecord stored, CanonicalRequest canonical) throws ProblemException {
+    private Reply replay(StoredRecord stored, CanonicalRequest canonical, HttpServletRequest request)
+            throws ProblemException {
+        requireReplayRole(stored.id().operation(), request);
         StoredRecord record = readable(stored);
         if (!record.request().equals(canonical.text())) {
             List<String> mismatches = canonical.differencesFrom(record.request());
@@ -365,6 +370,23 @@ public final class IdempotentRequestHandler {
                     Map.of(MISMATCHES_MEMBER, mismatches));
         }
         return new Reply.Replay(record);
+    }
+
+    /**
+     * Container security constraints run before the filter on every retry, but checks inside the application
+     * do not run on a replay; {@code replay-roles} re-checks the caller's roles at the time of the retry, so
+     * a caller whose role was revoked within the retention gets no stored response (nor learns of one).
+     */
+    private void requireReplayRole(String operation, HttpServletRequest request) throws ProblemException {
+        Set<String> roles = replayRoles.getOrDefault(operation, Set.of());
+        if (!roles.isEmpty() && roles.stream().noneMatch(request::isUserInRole)) {
+            throw new ProblemException(
+                    Problem.REPLAY_FORBIDDEN,
+                    operation + " replays a stored response only to a caller in one of the roles "
+                            + new TreeSet<>(roles)
+                            + "; nothing was executed; ask the service's operators for the role, or for the record"
+                            + " to be erased so the request can run again");
+        }
     }
 
     /** A record that cannot be opened is neither replayed nor executed again: either could break its promise. */

@@ -47,6 +47,8 @@ public enum Outcome {
                     REQUEST_TOO_LARGE,
                     REQUEST_INCOMPLETE,
                     ROLLOUT_MODE_INVALID,
+                    SCOPE_REQUIRED,
+                    REPLAY_FORBIDDEN,
                     OPERATION_UNKNOWN -> REJECTED;
         };
     }

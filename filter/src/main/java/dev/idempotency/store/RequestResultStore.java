@@ -226,6 +226,25 @@ public final class RequestResultStore {
     }
 
     /**
+     * Deletes every record of one scope, committed or not yet expired, in the current transaction: erasure for
+     * a caller who leaves or asks for it. Waits at most {@value #PURGE_STATEMENT_TIMEOUT_SECONDS} s for a
+     * record that a request of that caller holds right now.
+     *
+     * @return how many records were deleted
+     * @throws StoreException if the database refused the delete
+     */
+    public int deleteScope(String scope) {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement delete = connection.prepareStatement("DELETE FROM request_result WHERE scope = ?")) {
+            delete.setString(1, scope);
+            delete.setQueryTimeout(PURGE_STATEMENT_TIMEOUT_SECONDS);
+            return delete.executeUpdate();
+        } catch (SQLException e) {
+            throw failure("erasing the records of scope '" + scope + "'", e);
+        }
+    }
+
+    /**
      * Deletes at most {@code maxRows} records whose retention has passed, in the current transaction.
      *
      * @return how many were deleted; fewer than {@code maxRows} means none are left for now
