@@ -122,6 +122,34 @@ class ProtocolEdgesIT {
         assertEquals(1000, Database.balance(account));
     }
 
+    /** Larger than the container's own request limit (WildFly's max-post-size, 10 MiB by default) too. */
+    @Test
+    void bodyOverTheContainersOwnLimitStillGetsTheFilters413() {
+        String huge = "{\"amount\": 100, \"memo\": \"" + "m".repeat(11 * 1024 * 1024) + "\"}";
+
+        HttpResponse<String> refused = api.post("alice", debits(), key, huge);
+
+        assertProblem(refused, 413, "request-too-large");
+        assertEquals(0, Database.recordCountForKey(key));
+        assertEquals(1000, Database.balance(account));
+    }
+
+    @Test
+    void malformedJsonIsTheApplications400ProblemAndLeavesTheKeyFree() {
+        HttpResponse<String> refused = api.post("alice", debits(), key, "{\"amount\": 100");
+
+        assertEquals(400, refused.statusCode(), refused.body());
+        assertEquals(
+                "application/problem+json",
+                refused.headers().firstValue("Content-Type").orElse(""));
+        assertEquals(
+                "urn:dev.idempotency:sample:problem:malformed-json",
+                Api.json(refused).get("type").asText());
+        assertEquals(0, Database.recordCountForKey(key));
+        assertEquals(200, api.post("alice", debits(), key, "{\"amount\": 100}").statusCode());
+        assertEquals(900, Database.balance(account));
+    }
+
     @Test
     void chunkedBodyOverTheLimitGets413AndStoresNothing() {
         byte[] body = largeDebitBody().getBytes(StandardCharsets.UTF_8);
