@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.testing.StrictProxy;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.BufferedReader;
@@ -202,7 +201,7 @@ class BufferedBodyRequestTest {
     @Test
     void stopsReadingAnEndlessBodySoonAfterTheCap() {
         AtomicLong delivered = new AtomicLong();
-        ServletInputStream endless = new ServletInputStream() {
+        ServletInputStream endless = new TestStreams.BlockingInput() {
             @Override
             public int read() {
                 delivered.incrementAndGet();
@@ -217,21 +216,6 @@ class BufferedBodyRequestTest {
                 Arrays.fill(b, off, off + len, (byte) 'x');
                 delivered.addAndGet(len);
                 return len;
-            }
-
-            @Override
-            public boolean isFinished() {
-                return false;
-            }
-
-            @Override
-            public boolean isReady() {
-                return true;
-            }
-
-            @Override
-            public void setReadListener(ReadListener listener) {
-                throw new UnsupportedOperationException();
             }
         };
 

@@ -12,6 +12,24 @@ import java.io.IOException;
 final class TestStreams {
     private TestStreams() {}
 
+    /** A request body read the blocking way, as the filter reads it; the non-blocking methods are not used. */
+    abstract static class BlockingInput extends ServletInputStream {
+        @Override
+        public boolean isFinished() {
+            return false;
+        }
+
+        @Override
+        public boolean isReady() {
+            return true;
+        }
+
+        @Override
+        public void setReadListener(ReadListener listener) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
     /** A request body stream over these bytes. */
     static ServletInputStream input(byte[] bytes) {
         ByteArrayInputStream in = new ByteArrayInputStream(bytes);
@@ -46,7 +64,7 @@ final class TestStreams {
     /** A request body whose client goes away after {@code bytes}: the container's read then fails. */
     static ServletInputStream abortedAfter(byte[] bytes) {
         ServletInputStream delivered = input(bytes);
-        return new ServletInputStream() {
+        return new BlockingInput() {
             @Override
             public int read() throws IOException {
                 return read(new byte[1], 0, 1);
@@ -59,21 +77,6 @@ final class TestStreams {
                     throw new IOException("connection closed by peer");
                 }
                 return n;
-            }
-
-            @Override
-            public boolean isFinished() {
-                return false;
-            }
-
-            @Override
-            public boolean isReady() {
-                return true;
-            }
-
-            @Override
-            public void setReadListener(ReadListener readListener) {
-                throw new UnsupportedOperationException();
             }
         };
     }

@@ -7,7 +7,6 @@ import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.Database;
 import dev.idempotency.sample.support.PostgresExtension;
 import dev.idempotency.sample.support.SampleContainerTest;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +32,7 @@ class DatabaseRestartIT extends SampleContainerTest {
         for (int i = 0; i < IN_FLIGHT; i++) {
             String key = UUID.randomUUID().toString();
             keys.add(key);
-            inFlight.add(CompletableFuture.supplyAsync(() -> Api.send(slowDebit(api, account, key, 1500))));
+            inFlight.add(CompletableFuture.supplyAsync(() -> Api.send(api.slowDebit(account, key, 1500))));
         }
         Thread.sleep(500);
 
@@ -56,20 +55,11 @@ class DatabaseRestartIT extends SampleContainerTest {
 
     /** Right after the restart the pool may still hand out a dead connection once; a client retries. */
     private static HttpResponse<String> retryUntilAnswered(Api api, long account, String key) throws Exception {
-        HttpResponse<String> response = Api.send(slowDebit(api, account, key, 0));
+        HttpResponse<String> response = Api.send(api.slowDebit(account, key, 0));
         for (int attempt = 0; attempt < 10 && response.statusCode() >= 500; attempt++) {
             Thread.sleep(200);
-            response = Api.send(slowDebit(api, account, key, 0));
+            response = Api.send(api.slowDebit(account, key, 0));
         }
         return response;
-    }
-
-    private static HttpRequest slowDebit(Api api, long account, String key, long sleepMillis) {
-        return api.request("alice", "api/test/accounts/" + account + "/slow")
-                .header("Content-Type", "application/json")
-                .header("Idempotency-Key", key)
-                .header("X-Test-Sleep-Millis", Long.toString(sleepMillis))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"amount\": 100}"))
-                .build();
     }
 }

@@ -115,7 +115,8 @@ class FaultsIT extends SampleContainerTest {
 
     @Test
     void backendTerminatedMidRequestPersistsNothingAndTheRetryExecutesOnce() throws Exception {
-        CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() -> Api.send(slowDebit(4000)));
+        CompletableFuture<HttpResponse<String>> slow =
+                CompletableFuture.supplyAsync(() -> Api.send(api.slowDebit(account, key, 4000)));
         long terminated = 0;
         for (int attempt = 0; attempt < 70 && terminated == 0; attempt++) {
             Thread.sleep(50);
@@ -135,7 +136,7 @@ class FaultsIT extends SampleContainerTest {
         assertEquals(1000, Database.balance(account));
         assertEquals(0, Database.recordCountForKey(key));
 
-        HttpResponse<String> retry = Api.send(slowDebit(0));
+        HttpResponse<String> retry = Api.send(api.slowDebit(account, key, 0));
         assertEquals(200, retry.statusCode(), retry.body());
         assertTrue(retry.headers().firstValue("Idempotent-Replayed").isEmpty());
         assertEquals(900, Database.balance(account));
@@ -149,15 +150,6 @@ class FaultsIT extends SampleContainerTest {
                 .header("Content-Type", "application/json")
                 .header("Idempotency-Key", key)
                 .POST(HttpRequest.BodyPublishers.ofString(body(memo)))
-                .build();
-    }
-
-    private HttpRequest slowDebit(long sleepMillis) {
-        return api.request("alice", "api/test/accounts/" + account + "/slow")
-                .header("Content-Type", "application/json")
-                .header("Idempotency-Key", key)
-                .header("X-Test-Sleep-Millis", Long.toString(sleepMillis))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"amount\": 100}"))
                 .build();
     }
 

@@ -9,15 +9,10 @@ import dev.idempotency.sample.support.Database;
 import dev.idempotency.sample.support.Duplicates;
 import dev.idempotency.sample.support.LocalServer;
 import dev.idempotency.sample.support.SampleContainerTest;
-import dev.idempotency.sample.support.SampleDeployment;
-import java.io.File;
 import java.net.URL;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,11 +29,7 @@ class MultiNodeIT extends SampleContainerTest {
 
     @BeforeAll
     static void startSecondNode() throws Exception {
-        Path war = Path.of("target", "multi-node", "sample.war");
-        Files.createDirectories(war.getParent());
-        SampleDeployment.create().as(ZipExporter.class).exportTo(new File(war.toString()), true);
-        secondNode = LocalServer.start(
-                Path.of(System.getProperty("jboss.home")), "second-node", Map.of("sample.war", war), 100);
+        secondNode = LocalServer.startTestNode("second-node", 100);
     }
 
     @AfterAll

@@ -7,20 +7,13 @@ import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.Database;
 import dev.idempotency.sample.support.LocalServer;
 import dev.idempotency.sample.support.SampleContainerTest;
-import dev.idempotency.sample.support.SampleDeployment;
-import java.io.File;
 import java.net.URL;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,11 +32,7 @@ class NodeCrashIT extends SampleContainerTest {
 
     @BeforeAll
     static void startDoomedNode() throws Exception {
-        Path war = Path.of("target", "doomed-node-war", "sample.war");
-        Files.createDirectories(war.getParent());
-        SampleDeployment.create().as(ZipExporter.class).exportTo(new File(war.toString()), true);
-        doomedNode = LocalServer.start(
-                Path.of(System.getProperty("jboss.home")), "doomed-node", Map.of("sample.war", war), 200);
+        doomedNode = LocalServer.startTestNode("doomed-node", 200);
     }
 
     @AfterAll
@@ -62,7 +51,7 @@ class NodeCrashIT extends SampleContainerTest {
 
         CompletableFuture<Void> lost = CompletableFuture.runAsync(() -> {
             try {
-                Api.sendOnNewConnection(slowDebit(doomed, account, key, 120_000));
+                Api.sendOnNewConnection(doomed.slowDebit(account, key, 120_000));
             } catch (Exception e) {
                 // The node dies before it answers.
             }
@@ -72,7 +61,7 @@ class NodeCrashIT extends SampleContainerTest {
                 () -> Database.count("SELECT count(*) FROM pg_stat_activity WHERE state LIKE 'idle in transaction%'"
                         + " AND query LIKE 'update account%'"));
         CompletableFuture<HttpResponse<String>> duplicate =
-                CompletableFuture.supplyAsync(() -> Api.send(slowDebit(survivor, account, key, 0)));
+                CompletableFuture.supplyAsync(() -> Api.send(survivor.slowDebit(account, key, 0)));
         await(
                 "the duplicate waiting on the key",
                 () -> Database.count("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
@@ -107,14 +96,5 @@ class NodeCrashIT extends SampleContainerTest {
             Thread.sleep(50);
         }
         throw new AssertionError("never saw " + what);
-    }
-
-    private static HttpRequest slowDebit(Api api, long account, String key, long sleepMillis) {
-        return api.request("alice", "api/test/accounts/" + account + "/slow")
-                .header("Content-Type", "application/json")
-                .header("Idempotency-Key", key)
-                .header("X-Test-Sleep-Millis", Long.toString(sleepMillis))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"amount\": 100}"))
-                .build();
     }
 }

@@ -10,7 +10,6 @@ import dev.idempotency.sample.support.PostgresExtension;
 import dev.idempotency.sample.support.SampleDeployment;
 import java.io.IOException;
 import java.net.URL;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -40,7 +39,7 @@ class TransactionTimeoutIT {
         long account = api.openAccount("alice", 1000);
         String key = UUID.randomUUID().toString();
 
-        HttpResponse<String> timedOut = Api.send(slowDebit(api, account, key, 3500));
+        HttpResponse<String> timedOut = Api.send(api.slowDebit(account, key, 3500));
 
         assertEquals(500, timedOut.statusCode(), timedOut.body());
         assertEquals(
@@ -50,22 +49,13 @@ class TransactionTimeoutIT {
         assertEquals(1000, Database.balance(account));
         assertEquals(0, Database.recordCount("alice", "slow:v1", key));
 
-        HttpResponse<String> retry = Api.send(slowDebit(api, account, key, 0));
-        HttpResponse<String> again = Api.send(slowDebit(api, account, key, 0));
+        HttpResponse<String> retry = Api.send(api.slowDebit(account, key, 0));
+        HttpResponse<String> again = Api.send(api.slowDebit(account, key, 0));
 
         assertEquals(200, retry.statusCode(), retry.body());
         assertEquals("{\"balance\":900}", retry.body());
         assertTrue(retry.headers().firstValue("Idempotent-Replayed").isEmpty());
         assertEquals("true", again.headers().firstValue("Idempotent-Replayed").orElseThrow());
         assertEquals(900, Database.balance(account));
-    }
-
-    private static HttpRequest slowDebit(Api api, long account, String key, long sleepMillis) {
-        return api.request("alice", "api/test/accounts/" + account + "/slow")
-                .header("Content-Type", "application/json")
-                .header("Idempotency-Key", key)
-                .header("X-Test-Sleep-Millis", Long.toString(sleepMillis))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"amount\": 100}"))
-                .build();
     }
 }

@@ -2,19 +2,28 @@ package dev.idempotency.sample.bench;
 
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.LocalServer;
+import dev.idempotency.sample.support.PostgresExtension;
 import java.io.File;
 import java.net.URL;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.IntFunction;
+import javax.sql.DataSource;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
@@ -23,9 +32,17 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * The price of idempotency, measured in one run on a real WildFly and PostgreSQL 18.6 that this program
- * starts. For 1, 4 and 16 concurrent clients it drives the sample's debit endpoint (a) not covered by the
- * filter, (b) covered with a fresh key per request, (c) covered, replaying stored keys, and prints
- * throughput, p50/p99 latency and the ratios b/a and c/a.
+ * starts, durable by default ({@code fsync} and {@code synchronous_commit} on, read back and printed). For
+ * each number of concurrent clients it drives:
+ *
+ * <ul>
+ *   <li>a: the sample's debit not covered by the filter (the baseline);
+ *   <li>b: covered, a fresh key per request; c: covered, replaying stored keys;
+ *   <li>d: the chapter's own {@code debit_once} function, called by a resource in one statement;
+ *   <li>e: a payment (the debit plus a ledger row and an outbox row), bare and covered;
+ *   <li>f: covered mixed traffic, nine first executions to one retry of an earlier key;
+ *   <li>the floor: a's and b's statements over JDBC straight to PostgreSQL, without HTTP.
+ * </ul>
  *
  * <p>Method: closed loop, warmed, fixed duration. Each client sends its next request as soon as the last
  * answered, on its own account (so clients never wait on each other's row locks); the first {@code
@@ -33,12 +50,18 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  * Client and server share the machine.
  *
  * <p>Run with {@code mvn -P bench verify -DskipTests}; {@code -Dbench.seconds} and {@code -Dbench.warmup}
- * change the durations, {@code -Dbench.clients=1,4,16} the concurrency levels.
+ * change the durations, {@code -Dbench.clients=1,4,16} the concurrency levels, {@code -Dbench.durable=false}
+ * turns the database's durability off (and the report says so).
  */
 public final class LoadBenchmark {
     private static final String BARE_SETTINGS = "operations = POST /api/accounts = open-account:v1\n";
+    private static final String COVERED_SETTINGS = "operations = POST /api/accounts = open-account:v1 ;"
+            + " POST /api/accounts/{id}/debits = debit:v1 ; POST /api/bench/accounts/{id}/payments = payment:v1\n";
+    private static final List<String> DURABILITY_SETTINGS =
+            List.of("fsync", "synchronous_commit", "full_page_writes", "wal_sync_method");
+    private static final int RETRY_EVERY = 10;
 
-    private record Result(String scenario, int clients, long requests, double seconds, long p50Micros, long p99Micros) {
+    record Result(String scenario, int clients, long requests, double seconds, long p50Micros, long p99Micros) {
         double throughput() {
             return requests / seconds;
         }
@@ -51,51 +74,114 @@ public final class LoadBenchmark {
         Path sampleWar = Path.of(System.getProperty("sample.war"));
         int seconds = Integer.getInteger("bench.seconds", 15);
         int warmup = Integer.getInteger("bench.warmup", 5);
+        boolean durable = Boolean.parseBoolean(System.getProperty("bench.durable", "true"));
         int[] clientCounts = Arrays.stream(
                         System.getProperty("bench.clients", "1,4,16").split(","))
                 .mapToInt(Integer::parseInt)
                 .toArray();
 
-        Path bareWar = sampleWar.resolveSibling("bare.war");
-        ShrinkWrap.create(ZipImporter.class, "bare.war")
-                .importFrom(sampleWar.toFile())
-                .as(WebArchive.class)
-                .addAsWebInfResource(new StringAsset(BARE_SETTINGS), "idempotency.properties")
-                .as(ZipExporter.class)
-                .exportTo(new File(bareWar.toString()), true);
+        DataSource database = PostgresExtension.startForBenchmark(durable).getPostgresDatabase();
+        Map<String, String> durability = readSettings(database);
+        execute(database, Files.readString(Path.of("src/test/resources/bench/chapter.sql")));
+        Path coveredWar = benchmarkWar(sampleWar, "sample.war", COVERED_SETTINGS);
+        Path bareWar = benchmarkWar(sampleWar, "bare.war", BARE_SETTINGS);
 
         try (LocalServer server =
-                LocalServer.start(jbossHome, "bench-server", Map.of("sample.war", sampleWar, "bare.war", bareWar))) {
+                LocalServer.start(jbossHome, "bench-server", Map.of("sample.war", coveredWar, "bare.war", bareWar))) {
             Api covered = new Api(new URL("http://localhost:8080/sample/"));
             Api bare = new Api(new URL("http://localhost:8080/bare/"));
             // Every scenario runs twice before anything is measured, so the server's JIT has compiled every
             // path and the first scenario measured is not penalized for going first.
             int mostClients = Arrays.stream(clientCounts).max().orElse(1);
             for (int round = 0; round < 2; round++) {
-                runScenarios(covered, bare, mostClients, warmup, 0);
+                runScenarios(covered, bare, database, mostClients, warmup, 0);
             }
             List<Result> results = new ArrayList<>();
             for (int clients : clientCounts) {
-                results.addAll(runScenarios(covered, bare, clients, seconds, warmup));
+                results.addAll(runScenarios(covered, bare, database, clients, seconds, warmup));
             }
-            print(results, seconds, warmup);
+            BenchmarkReport.print(results, seconds, warmup, durability);
         }
     }
 
-    /** Scenarios a, b and c at one concurrency, each client on an account of its own. */
-    private static List<Result> runScenarios(Api covered, Api bare, int clients, int seconds, int warmup)
-            throws Exception {
+    /** Every scenario at one concurrency, each client on an account of its own. */
+    private static List<Result> runScenarios(
+            Api covered, Api bare, DataSource database, int clients, int seconds, int warmup) throws Exception {
         long[] accounts = new long[clients];
         String[] storedKeys = new String[clients];
+        List<List<String>> earlierKeys = new ArrayList<>();
+        StatementFloor[] floors = new StatementFloor[clients];
         for (int i = 0; i < clients; i++) {
             accounts[i] = covered.openAccount("alice", Long.MAX_VALUE / 4);
             storedKeys[i] = UUID.randomUUID().toString();
             debit(covered, accounts[i], storedKeys[i]);
+            execute(database, "INSERT INTO chapter.account VALUES (" + accounts[i] + ", " + Long.MAX_VALUE / 4 + ")");
+            earlierKeys.add(new ArrayList<>(List.of(storedKeys[i])));
+            floors[i] = new StatementFloor(database.getConnection(), accounts[i]);
         }
-        return List.of(
-                run("a: not covered", clients, seconds, warmup, i -> debit(bare, accounts[i], null)),
-                run("b: first execution", clients, seconds, warmup, i -> debit(covered, accounts[i], newKey())),
-                run("c: replay", clients, seconds, warmup, i -> debit(covered, accounts[i], storedKeys[i])));
+        Random random = new Random(42);
+        try {
+            return List.of(
+                    run("a: not covered", clients, seconds, warmup, i -> debit(bare, accounts[i], null)),
+                    run("b: first execution", clients, seconds, warmup, i -> debit(covered, accounts[i], newKey())),
+                    run("c: replay", clients, seconds, warmup, i -> debit(covered, accounts[i], storedKeys[i])),
+                    run("d: chapter's function", clients, seconds, warmup, i -> chapterDebit(bare, accounts[i])),
+                    run("e: payment, bare", clients, seconds, warmup, i -> pay(bare, accounts[i], null)),
+                    run("e: payment, covered", clients, seconds, warmup, i -> pay(covered, accounts[i], newKey())),
+                    run("f: mixed, 1 in 10 retried", clients, seconds, warmup, i -> {
+                        List<String> mine = earlierKeys.get(i);
+                        int draw;
+                        synchronized (random) {
+                            draw = random.nextInt(RETRY_EVERY * mine.size());
+                        }
+                        if (draw < mine.size()) {
+                            return debit(covered, accounts[i], mine.get(draw));
+                        }
+                        String key = newKey();
+                        mine.add(key);
+                        return debit(covered, accounts[i], key);
+                    }),
+                    run("floor a: a's SQL, no HTTP", clients, seconds, warmup, i -> floors[i].bare()),
+                    run("floor b: b's SQL, no HTTP", clients, seconds, warmup, i -> floors[i].covered()));
+        } finally {
+            for (StatementFloor floor : floors) {
+                floor.close();
+            }
+        }
+    }
+
+    /** The sample plus the benchmark's resource, under the given filter settings. */
+    private static Path benchmarkWar(Path sampleWar, String name, String settings) {
+        Path war = sampleWar.resolveSibling("bench-" + name);
+        ShrinkWrap.create(ZipImporter.class, name)
+                .importFrom(sampleWar.toFile())
+                .as(WebArchive.class)
+                .addClass(BenchResource.class)
+                .addAsWebInfResource(new StringAsset(settings), "idempotency.properties")
+                .as(ZipExporter.class)
+                .exportTo(new File(war.toString()), true);
+        return war;
+    }
+
+    private static Map<String, String> readSettings(DataSource database) throws SQLException {
+        Map<String, String> settings = new LinkedHashMap<>();
+        try (Connection connection = database.getConnection();
+                Statement statement = connection.createStatement()) {
+            for (String name : DURABILITY_SETTINGS) {
+                try (ResultSet row = statement.executeQuery("SHOW " + name)) {
+                    row.next();
+                    settings.put(name, row.getString(1));
+                }
+            }
+        }
+        return settings;
+    }
+
+    private static void execute(DataSource database, String sql) throws SQLException {
+        try (Connection connection = database.getConnection();
+                Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
     }
 
     private static String newKey() {
@@ -103,10 +189,20 @@ public final class LoadBenchmark {
     }
 
     private static HttpResponse<String> debit(Api api, long account, String key) {
-        HttpResponse<String> response =
-                api.post("alice", "api/accounts/" + account + "/debits", key, "{\"amount\": 1}");
+        return expectOk(api.post("alice", "api/accounts/" + account + "/debits", key, "{\"amount\": 1}"));
+    }
+
+    private static HttpResponse<String> chapterDebit(Api api, long account) {
+        return expectOk(api.post("alice", "api/bench/chapter/" + account + "/debits", newKey(), "{\"amount\": 1}"));
+    }
+
+    private static HttpResponse<String> pay(Api api, long account, String key) {
+        return expectOk(api.post("alice", "api/bench/accounts/" + account + "/payments", key, "{\"amount\": 1}"));
+    }
+
+    private static HttpResponse<String> expectOk(HttpResponse<String> response) {
         if (response.statusCode() != 200) {
-            throw new IllegalStateException("debit failed: " + response.statusCode() + " " + response.body());
+            throw new IllegalStateException("request failed: " + response.statusCode() + " " + response.body());
         }
         return response;
     }
@@ -160,32 +256,5 @@ public final class LoadBenchmark {
         }
         int index = (int) Math.ceil(percentile / 100.0 * sorted.size()) - 1;
         return sorted.get(Math.max(0, index)) / 1_000;
-    }
-
-    private static void print(List<Result> results, int seconds, int warmup) {
-        System.out.println();
-        System.out.println("Closed loop, global warm-up, then " + warmup + " s warm-up and " + seconds
-                + " s measured per scenario;"
-                + " client and server on the same machine ("
-                + Runtime.getRuntime().availableProcessors()
-                + " cores).");
-        System.out.println();
-        System.out.println("| clients | scenario | req/s | p50 (ms) | p99 (ms) | ratio to a |");
-        System.out.println("|---:|---|---:|---:|---:|---:|");
-        for (Result result : results) {
-            double baseline = results.stream()
-                    .filter(r -> r.clients() == result.clients() && r.scenario().startsWith("a"))
-                    .findFirst()
-                    .orElseThrow()
-                    .throughput();
-            System.out.printf(
-                    "| %d | %s | %.0f | %.2f | %.2f | %.2f |%n",
-                    result.clients(),
-                    result.scenario(),
-                    result.throughput(),
-                    result.p50Micros() / 1000.0,
-                    result.p99Micros() / 1000.0,
-                    result.throughput() / baseline);
-        }
     }
 }

@@ -39,6 +39,19 @@ public final class Api {
         return send(request.build());
     }
 
+    /**
+     * A debit of 100 as alice through the test resource's slow endpoint ({@code slow:v1}): it debits, then
+     * holds its transaction, and so the key's claim, for {@code sleepMillis}.
+     */
+    public HttpRequest slowDebit(long account, String key, long sleepMillis) {
+        return request("alice", "api/test/accounts/" + account + "/slow")
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", key)
+                .header("X-Test-Sleep-Millis", Long.toString(sleepMillis))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"amount\": 100}"))
+                .build();
+    }
+
     /** PUTs JSON as {@code user}. */
     public HttpResponse<String> put(String user, String path, String json) {
         return send(request(user, path)

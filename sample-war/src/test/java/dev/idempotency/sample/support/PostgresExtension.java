@@ -16,6 +16,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class PostgresExtension implements BeforeAllCallback {
     /** The server's log, one line per statement; inside the data directory, where the server may write. */
+    /** Whether commits reach the disk; off for the tests, where only correctness is measured. */
+    private static boolean durable;
+
     private static Path LOG;
 
     private static EmbeddedPostgres postgres;
@@ -53,6 +56,15 @@ public final class PostgresExtension implements BeforeAllCallback {
     }
 
     /**
+     * Starts the server for the load benchmark: without the statement log, and durable unless asked not to
+     * be. The embedded server's own defaults turn durability off, which no payment endpoint would run with.
+     */
+    public static synchronized EmbeddedPostgres startForBenchmark(boolean durable) {
+        PostgresExtension.durable = durable;
+        return start(false);
+    }
+
+    /**
      * Stops the server and starts it again on the same port and data directory, as an operator's restart
      * would: sessions in flight are terminated, committed data stays.
      */
@@ -70,7 +82,10 @@ public final class PostgresExtension implements BeforeAllCallback {
                 // Every statement is logged, so StatementCountIT can count what a request costs.
                 .setServerConfig("log_statement", statementsLogged ? "all" : "none")
                 .setServerConfig("logging_collector", "on")
-                .setServerConfig("log_filename", "statements.log");
+                .setServerConfig("log_filename", "statements.log")
+                .setServerConfig("fsync", durable ? "on" : "off")
+                .setServerConfig("synchronous_commit", durable ? "on" : "off")
+                .setServerConfig("full_page_writes", durable ? "on" : "off");
     }
 
     private static synchronized void stopAndDeleteData() {

@@ -1,0 +1,97 @@
+package dev.idempotency.sample.bench;
+
+import dev.idempotency.dialect.SqlDialect;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.UUID;
+
+/**
+ * The floor of the design: the statements of scenarios a and b, sent over JDBC straight to PostgreSQL on a
+ * connection of their own, with no HTTP, no application server and no filter. The difference between the
+ * floor's a and b is what the two extra statements cost the database; the rest of b's overhead over a is
+ * the server's and the filter's own work.
+ *
+ * <p>Not thread-safe: one instance per client thread, each on its own connection and account.
+ */
+final class StatementFloor implements AutoCloseable {
+    private static final SqlDialect POSTGRESQL = SqlDialect.named("postgresql");
+    private static final String REQUEST_TEMPLATE =
+            "{\"body\":{\"json\":{\"amount\":1}},\"method\":\"POST\",\"operation\":\"debit:v1\",\"path\":"
+                    + "\"/api/accounts/%d/debits\",\"query\":[]}";
+    private static final String HEADERS = "{\"Content-Type\":[\"application/json\"]}";
+
+    private final Connection connection;
+    private final long account;
+
+    StatementFloor(Connection connection, long account) throws SQLException {
+        this.connection = connection;
+        this.account = account;
+        connection.setAutoCommit(false);
+    }
+
+    /** Scenario a's statements: the application's row lock and update, then the commit. */
+    Void bare() {
+        try {
+            lockAndDebit();
+            connection.commit();
+            return null;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Scenario b's statements: the filter's claim, the application's two, the filter's completion, the commit. */
+    Void covered() {
+        String key = UUID.randomUUID().toString();
+        try {
+            try (PreparedStatement claim = connection.prepareStatement(POSTGRESQL.claimStatement())) {
+                claim.setString(1, "alice");
+                claim.setString(2, "debit:v1");
+                claim.setString(3, key);
+                claim.setString(4, String.format(REQUEST_TEMPLATE, account));
+                claim.setLong(5, 86_400);
+                claim.executeUpdate();
+            }
+            long balance = lockAndDebit();
+            try (PreparedStatement complete = connection.prepareStatement(POSTGRESQL.completeStatement())) {
+                complete.setInt(1, 200);
+                complete.setString(2, HEADERS);
+                complete.setBytes(3, ("{\"balance\":" + balance + "}").getBytes(StandardCharsets.UTF_8));
+                complete.setString(4, "alice");
+                complete.setString(5, "debit:v1");
+                complete.setString(6, key);
+                complete.executeUpdate();
+            }
+            connection.commit();
+            return null;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private long lockAndDebit() throws SQLException {
+        long balance;
+        try (PreparedStatement lock =
+                connection.prepareStatement("SELECT id, balance, owner FROM account WHERE id = ? FOR UPDATE")) {
+            lock.setLong(1, account);
+            try (ResultSet row = lock.executeQuery()) {
+                row.next();
+                balance = row.getLong(2) - 1;
+            }
+        }
+        try (PreparedStatement update = connection.prepareStatement("UPDATE account SET balance = ? WHERE id = ?")) {
+            update.setLong(1, balance);
+            update.setLong(2, account);
+            update.executeUpdate();
+        }
+        return balance;
+    }
+
+    @Override
+    public void close() throws SQLException {
+        connection.close();
+    }
+}
