@@ -4,9 +4,11 @@ import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.LocalServer;
 import dev.idempotency.sample.support.PostgresExtension;
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.URL;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -82,7 +84,7 @@ public final class LoadBenchmark {
 
         DataSource database = PostgresExtension.startForBenchmark(durable).getPostgresDatabase();
         Map<String, String> durability = readSettings(database);
-        execute(database, Files.readString(Path.of("src/test/resources/bench/chapter.sql")));
+        execute(database, resource("/bench/chapter.sql"));
         Path coveredWar = benchmarkWar(sampleWar, "sample.war", COVERED_SETTINGS);
         Path bareWar = benchmarkWar(sampleWar, "bare.war", BARE_SETTINGS);
 
@@ -175,6 +177,12 @@ public final class LoadBenchmark {
             }
         }
         return settings;
+    }
+
+    private static String resource(String name) throws IOException {
+        try (InputStream in = LoadBenchmark.class.getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 
     private static void execute(DataSource database, String sql) throws SQLException {
