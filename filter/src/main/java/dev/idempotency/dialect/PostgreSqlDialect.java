@@ -1,7 +1,6 @@
 package dev.idempotency.dialect;
 
 import java.sql.SQLException;
-import java.util.Optional;
 
 /**
  * PostgreSQL 13 and later. The claim is {@code INSERT ... ON CONFLICT DO NOTHING}: a concurrent
@@ -19,19 +18,6 @@ final class PostgreSqlDialect extends SqlDialect {
         return "INSERT INTO request_result (scope, operation, request_key, request, created_at, expires_at)"
                 + " VALUES (?, ?, ?, ?, now(), now() + ? * interval '1 second')"
                 + " ON CONFLICT (scope, operation, request_key) DO NOTHING";
-    }
-
-    /**
-     * The main query shares the insert's snapshot: it sees a record committed before the statement began
-     * (the common replay), never one committed while the insert waited for its holder (the caller then reads
-     * it with a separate statement, as Read Committed requires), and never the row the insert itself made.
-     */
-    @Override
-    public Optional<String> claimReturningCommittedStatement() {
-        return Optional.of("WITH claim AS (" + claimStatement() + " RETURNING 1)"
-                + " SELECT (SELECT count(*) FROM claim), r.request, r.response_status, r.response_headers,"
-                + " r.response_body, r.expires_at FROM (VALUES (0)) AS one LEFT JOIN request_result r"
-                + " ON NOT EXISTS (SELECT 1 FROM claim) AND r.scope = ? AND r.operation = ? AND r.request_key = ?");
     }
 
     /**

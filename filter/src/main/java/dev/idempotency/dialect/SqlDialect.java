@@ -9,7 +9,6 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.OptionalInt;
 import javax.sql.DataSource;
 
@@ -116,17 +115,6 @@ public abstract class SqlDialect {
      * <p>Parameters: scope, operation, request key, canonical request, retention in whole seconds.
      */
     public abstract String claimStatement();
-
-    /**
-     * The claim as a query that also returns the record holding the key, if that record was committed before
-     * the statement began, so that a replay costs one round trip instead of two; empty for engines where only
-     * {@link #claimStatement()} exists. Parameters: those of {@link #claimStatement()}, then scope, operation,
-     * request key again. One row; columns: 1 if claimed (else 0), then those of {@link
-     * #selectRequestResultStatement()}, all null when the statement saw no committed record.
-     */
-    public Optional<String> claimReturningCommittedStatement() {
-        return Optional.empty();
-    }
 
     /**
      * Reads a committed record. Parameters: scope, operation, request key. Columns: request, status, headers

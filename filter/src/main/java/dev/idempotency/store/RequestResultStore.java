@@ -64,19 +64,18 @@ public final class RequestResultStore {
         long deadline = System.nanoTime() + maxWait.toNanos();
         try (Connection connection = dataSource.getConnection()) {
             for (int attempt = 1; attempt <= MAX_CLAIM_ATTEMPTS; ) {
-                Optional<Attempt> inserted =
+                Optional<Integer> inserted =
                         insertClaim(connection, id, canonicalRequest, retention, maxWait, deadline);
                 if (inserted.isEmpty()) {
                     continue; // the key is busy on an engine that does not wait; tried again after a pause
                 }
-                if (inserted.get().claimed()) {
+                if (inserted.get() == 1) {
                     return new ClaimOutcome.Claimed();
                 }
-                // Taken. Unless the claim itself returned the winner, it is read by a separate statement, because
-                // the insert's snapshot may not hold its row (PostgreSQL's Read Committed rule, "INSERT ... ON
-                // CONFLICT"; MariaDB reads it with a locking read for the same reason under Repeatable Read).
-                Optional<StoredRecord> existing =
-                        inserted.get().seen().isPresent() ? inserted.get().seen() : find(connection, id);
+                // Taken: the winner is read by a separate statement, because the insert's snapshot may not hold
+                // its row (PostgreSQL's Read Committed rule, "INSERT ... ON CONFLICT"; MariaDB reads it with a
+                // locking read for the same reason under Repeatable Read).
+                Optional<StoredRecord> existing = find(connection, id);
                 if (existing.isPresent()) {
                     return new ClaimOutcome.Existing(existing.get());
                 }
@@ -90,16 +89,10 @@ public final class RequestResultStore {
     }
 
     /**
-     * One claim statement's answer: whether it claimed the key, and the committed record it saw holding the
-     * key, if the engine's claim returns one.
+     * @return the rows inserted (1 claimed, 0 taken), or empty when the engine answered at once that another
+     *     transaction holds the key and the caller should try again; it has then already paused
      */
-    private record Attempt(boolean claimed, Optional<StoredRecord> seen) {}
-
-    /**
-     * @return the claim's answer, or empty when the engine answered at once that another transaction holds
-     *     the key and the caller should try again; it has then already paused
-     */
-    private Optional<Attempt> insertClaim(
+    private Optional<Integer> insertClaim(
             Connection connection,
             RequestResultId id,
             String canonicalRequest,
@@ -107,9 +100,7 @@ public final class RequestResultStore {
             Duration maxWait,
             long deadline)
             throws SQLException {
-        Optional<String> returningCommitted = dialect.claimReturningCommittedStatement();
-        try (PreparedStatement claim =
-                connection.prepareStatement(returningCommitted.orElse(dialect.claimStatement()))) {
+        try (PreparedStatement claim = connection.prepareStatement(dialect.claimStatement())) {
             claim.setString(1, id.scope());
             claim.setString(2, id.operation());
             claim.setString(3, id.requestKey());
@@ -118,23 +109,13 @@ public final class RequestResultStore {
             // A JDBC query timeout bounds only this statement's wait on the unique index; unlike SET LOCAL
             // lock_timeout it costs no extra round trip and leaves the application's own lock waits alone.
             claim.setQueryTimeout((int) Math.min(Math.max(1, maxWait.toSeconds()), Integer.MAX_VALUE));
-            if (returningCommitted.isEmpty()) {
-                return Optional.of(new Attempt(claim.executeUpdate() == 1, Optional.empty()));
-            }
-            claim.setString(6, id.scope());
-            claim.setString(7, id.operation());
-            claim.setString(8, id.requestKey());
-            try (ResultSet row = claim.executeQuery()) {
-                row.next();
-                boolean claimed = row.getInt(1) == 1;
-                return Optional.of(new Attempt(claimed, claimed ? Optional.empty() : recordAt(id, row, 2)));
-            }
+            return Optional.of(claim.executeUpdate());
         } catch (SQLException e) {
             switch (dialect.classify(e)) {
                 case WAIT_TIMEOUT -> throw inProgress(id, maxWait);
                 case DUPLICATE_KEY -> {
                     // Committed between the engine's check and its insert: taken, like a skipped insert.
-                    return Optional.of(new Attempt(false, Optional.empty()));
+                    return Optional.of(0);
                 }
                 case KEY_BUSY -> {
                     pauseBeforeRetry(id, maxWait, deadline);
@@ -202,30 +183,21 @@ public final class RequestResultStore {
             select.setString(2, id.operation());
             select.setString(3, id.requestKey());
             try (ResultSet row = select.executeQuery()) {
-                return row.next() ? recordAt(id, row, 1) : Optional.empty();
+                if (!row.next()) {
+                    return Optional.empty();
+                }
+                int status = row.getInt(2);
+                if (row.wasNull()) {
+                    // Only a transaction that also wrote the response ever commits, so this means someone
+                    // wrote to request_result outside the filter.
+                    throw new IllegalStateException("record " + id + " has no response");
+                }
+                byte[] body = row.getBytes(4);
+                StoredResponse response = new StoredResponse(
+                        status, readHeaders(id, row.getString(3)), body == null ? new byte[0] : body);
+                return Optional.of(new StoredRecord(id, row.getString(1), response, dialect.readInstant(row, 5)));
             }
         }
-    }
-
-    /**
-     * The record in the columns of {@link SqlDialect#selectRequestResultStatement()}, starting at {@code
-     * first}; empty if they are all null (a claim that saw no committed record).
-     */
-    private Optional<StoredRecord> recordAt(RequestResultId id, ResultSet row, int first) throws SQLException {
-        String request = row.getString(first);
-        if (request == null) {
-            return Optional.empty();
-        }
-        int status = row.getInt(first + 1);
-        if (row.wasNull()) {
-            // Only a transaction that also wrote the response ever commits, so this means someone wrote to
-            // request_result outside the filter.
-            throw new IllegalStateException("record " + id + " has no response");
-        }
-        byte[] body = row.getBytes(first + 3);
-        StoredResponse response = new StoredResponse(
-                status, readHeaders(id, row.getString(first + 2)), body == null ? new byte[0] : body);
-        return Optional.of(new StoredRecord(id, request, response, dialect.readInstant(row, first + 4)));
     }
 
     /**

@@ -33,7 +33,7 @@ final class TestStreams {
     /** A request body stream over these bytes. */
     static ServletInputStream input(byte[] bytes) {
         ByteArrayInputStream in = new ByteArrayInputStream(bytes);
-        return new ServletInputStream() {
+        return new BlockingInput() {
             @Override
             public int read() {
                 return in.read();
@@ -47,16 +47,6 @@ final class TestStreams {
             @Override
             public boolean isFinished() {
                 return in.available() == 0;
-            }
-
-            @Override
-            public boolean isReady() {
-                return true;
-            }
-
-            @Override
-            public void setReadListener(ReadListener listener) {
-                throw new UnsupportedOperationException();
             }
         };
     }

@@ -85,8 +85,8 @@ public final class LoadBenchmark {
         DataSource database = PostgresExtension.startForBenchmark(durable).getPostgresDatabase();
         Map<String, String> durability = readSettings(database);
         execute(database, resource("/bench/chapter.sql"));
-        Path coveredWar = benchmarkWar(sampleWar, "sample.war", COVERED_SETTINGS);
-        Path bareWar = benchmarkWar(sampleWar, "bare.war", BARE_SETTINGS);
+        Path coveredWar = benchmarkWar(sampleWar, "sample.war", COVERED_SETTINGS, BenchResource.class);
+        Path bareWar = benchmarkWar(sampleWar, "bare.war", BARE_SETTINGS, BenchResource.class);
 
         try (LocalServer server =
                 LocalServer.start(jbossHome, "bench-server", Map.of("sample.war", coveredWar, "bare.war", bareWar))) {
@@ -152,13 +152,13 @@ public final class LoadBenchmark {
         }
     }
 
-    /** The sample plus the benchmark's resource, under the given filter settings. */
-    private static Path benchmarkWar(Path sampleWar, String name, String settings) {
+    /** The sample plus the given benchmark classes, under the given filter settings, written beside it. */
+    static Path benchmarkWar(Path sampleWar, String name, String settings, Class<?>... classes) {
         Path war = sampleWar.resolveSibling("bench-" + name);
         ShrinkWrap.create(ZipImporter.class, name)
                 .importFrom(sampleWar.toFile())
                 .as(WebArchive.class)
-                .addClass(BenchResource.class)
+                .addClasses(classes)
                 .addAsWebInfResource(new StringAsset(settings), "idempotency.properties")
                 .as(ZipExporter.class)
                 .exportTo(new File(war.toString()), true);

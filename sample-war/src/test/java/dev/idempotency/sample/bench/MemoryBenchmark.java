@@ -2,7 +2,6 @@ package dev.idempotency.sample.bench;
 
 import dev.idempotency.sample.support.LocalServer;
 import dev.idempotency.sample.support.PostgresExtension;
-import java.io.File;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,11 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
-import org.jboss.shrinkwrap.api.exporter.ZipExporter;
-import org.jboss.shrinkwrap.api.importer.ZipImporter;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * What requests in flight hold in the server's memory: 64 concurrent requests, each with a 1 MiB JSON body
@@ -45,8 +39,9 @@ public final class MemoryBenchmark {
     public static void main(String[] args) throws Exception {
         Path sampleWar = Path.of(System.getProperty("sample.war"));
         PostgresExtension.startForBenchmark(true);
-        Path covered = war(sampleWar, "echo-covered.war", COVERED_SETTINGS);
-        Path bare = war(sampleWar, "echo-bare.war", BARE_SETTINGS);
+        Path covered =
+                LoadBenchmark.benchmarkWar(sampleWar, "echo-covered.war", COVERED_SETTINGS, HoldingEchoServlet.class);
+        Path bare = LoadBenchmark.benchmarkWar(sampleWar, "echo-bare.war", BARE_SETTINGS, HoldingEchoServlet.class);
         try (LocalServer server = LocalServer.start(
                 Path.of(System.getProperty("jboss.home")),
                 "bench-memory",
@@ -128,17 +123,5 @@ public final class MemoryBenchmark {
         String prefix = "{\"pad\":\"";
         String suffix = "\"}";
         return prefix + "x".repeat(bytes - prefix.length() - suffix.length()) + suffix;
-    }
-
-    private static Path war(Path sampleWar, String name, String settings) {
-        Path war = sampleWar.resolveSibling("bench-" + name);
-        ShrinkWrap.create(ZipImporter.class, name)
-                .importFrom(sampleWar.toFile())
-                .as(WebArchive.class)
-                .addClass(HoldingEchoServlet.class)
-                .addAsWebInfResource(new StringAsset(settings), "idempotency.properties")
-                .as(ZipExporter.class)
-                .exportTo(new File(war.toString()), true);
-        return war;
     }
 }

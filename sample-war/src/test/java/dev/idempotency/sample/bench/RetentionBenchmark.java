@@ -4,7 +4,6 @@ import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.LocalServer;
 import dev.idempotency.sample.support.PostgresExtension;
-import java.io.File;
 import java.net.URL;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -24,11 +23,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
-import org.jboss.shrinkwrap.api.exporter.ZipExporter;
-import org.jboss.shrinkwrap.api.importer.ZipImporter;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * Retention at scale: {@code request_result} filled with {@code bench.rows} records (10 million by default),
@@ -55,13 +49,7 @@ public final class RetentionBenchmark {
         int batch = Integer.getInteger("bench.batch", 1000);
         DataSource database = PostgresExtension.startForBenchmark(true).getPostgresDatabase();
         Path sampleWar = Path.of(System.getProperty("sample.war"));
-        Path war = sampleWar.resolveSibling("bench-retention.war");
-        ShrinkWrap.create(ZipImporter.class, "sample.war")
-                .importFrom(sampleWar.toFile())
-                .as(WebArchive.class)
-                .addAsWebInfResource(new StringAsset(SETTINGS), "idempotency.properties")
-                .as(ZipExporter.class)
-                .exportTo(new File(war.toString()), true);
+        Path war = LoadBenchmark.benchmarkWar(sampleWar, "sample.war", SETTINGS);
         try (LocalServer server = LocalServer.start(
                 Path.of(System.getProperty("jboss.home")), "bench-retention", Map.of("sample.war", war))) {
             Api api = new Api(new URL("http://localhost:8080/sample/"));
