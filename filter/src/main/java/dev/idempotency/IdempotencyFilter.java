@@ -1,9 +1,13 @@
 package dev.idempotency;
 
+import dev.idempotency.config.IdempotencyConfig;
 import dev.idempotency.config.Operation;
 import dev.idempotency.internal.FilterRuntime;
 import dev.idempotency.rollout.RolloutMode;
 import dev.idempotency.rollout.RolloutModes;
+import dev.idempotency.servlet.ConditionParameters;
+import dev.idempotency.servlet.ProblemException;
+import dev.idempotency.servlet.ProblemResponse;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
@@ -160,19 +164,36 @@ public class IdempotencyFilter implements Filter {
             return;
         }
         String path = operationPath(http);
-        Optional<Operation> operation = runtime.config().operationFor(http.getMethod(), path);
+        IdempotencyConfig config = runtime.config();
+        HttpServletRequest matched = http;
+        Optional<Operation> operation;
+        if (config.hasConditionsOn(http.getMethod(), path)) {
+            // Front controllers: which action this is may only be known from a form body, read once here.
+            ConditionParameters parameters;
+            try {
+                parameters = ConditionParameters.of(http, config.maxRequestBodyBytes());
+            } catch (ProblemException problem) {
+                ProblemResponse.send(
+                        httpResponse, problem.problem(), problem.detail(), http.getRequestURI(), problem.extensions());
+                return;
+            }
+            matched = parameters.request();
+            operation = config.operationFor(http.getMethod(), path, parameters::parameter);
+        } else {
+            operation = config.operationFor(http.getMethod(), path);
+        }
         if (operation.isEmpty()) {
-            chain.doFilter(request, response);
+            chain.doFilter(matched, response);
             return;
         }
         // Read once per request: a mode switch never changes the outcome of a request in flight.
         RolloutModes.Setting rollout =
                 runtime.rolloutModes().settingFor(operation.get().contract());
         if (rollout.mode() == RolloutMode.OFF) {
-            chain.doFilter(request, response);
+            chain.doFilter(matched, response);
             return;
         }
-        runtime.handler().handle(http, httpResponse, chain, operation.get(), path, rollout);
+        runtime.handler().handle(matched, httpResponse, chain, operation.get(), path, rollout);
     }
 
     @Override

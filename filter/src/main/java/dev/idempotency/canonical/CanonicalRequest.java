@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -17,6 +19,9 @@ import java.util.TreeSet;
  * @param text the canonical JSON text
  */
 public record CanonicalRequest(String text) {
+    /** Where a form body sits in the canonical request. */
+    private static final String FORM = "/body/form";
+
     public CanonicalRequest {
         Objects.requireNonNull(text, "text");
     }
@@ -32,14 +37,16 @@ public record CanonicalRequest(String text) {
     }
 
     private static void collect(JsonNode mine, JsonNode theirs, String path, List<String> paths) {
-        if (mine.isObject() && theirs.isObject()) {
+        if (path.equals(FORM) && mine.isArray() && theirs.isArray()) {
+            collectFormFields(mine, theirs, paths);
+        } else if (mine.isObject() && theirs.isObject()) {
             TreeSet<String> names = new TreeSet<>();
             mine.fieldNames().forEachRemaining(names::add);
             theirs.fieldNames().forEachRemaining(names::add);
             for (String name : names) {
                 JsonNode a = mine.get(name);
                 JsonNode b = theirs.get(name);
-                String child = path + "/" + name.replace("~", "~0").replace("/", "~1");
+                String child = path + "/" + escape(name);
                 if (a == null || b == null) {
                     paths.add(child);
                 } else {
@@ -55,5 +62,47 @@ public record CanonicalRequest(String text) {
         } else if (!CanonicalJson.write(mine).equals(CanonicalJson.write(theirs))) {
             paths.add(path.isEmpty() ? "/" : path);
         }
+    }
+
+    /**
+     * A form is stored as sorted {@code [name, value]} pairs, so a changed value would show as an index; name
+     * the field instead ({@code /body/form/quantity}), and a repeated field's value by its position among that
+     * field's sorted values ({@code /body/form/tag/1}).
+     */
+    private static void collectFormFields(JsonNode mine, JsonNode theirs, List<String> paths) {
+        Map<String, List<String>> a = fields(mine);
+        Map<String, List<String>> b = fields(theirs);
+        TreeSet<String> names = new TreeSet<>(a.keySet());
+        names.addAll(b.keySet());
+        for (String name : names) {
+            List<String> x = a.getOrDefault(name, List.of());
+            List<String> y = b.getOrDefault(name, List.of());
+            String field = FORM + "/" + escape(name);
+            if (x.size() != y.size() || x.size() == 1) {
+                if (!x.equals(y)) {
+                    paths.add(field);
+                }
+                continue;
+            }
+            for (int i = 0; i < x.size(); i++) {
+                if (!x.get(i).equals(y.get(i))) {
+                    paths.add(field + "/" + i);
+                }
+            }
+        }
+    }
+
+    private static Map<String, List<String>> fields(JsonNode pairs) {
+        Map<String, List<String>> fields = new TreeMap<>();
+        for (JsonNode pair : pairs) {
+            fields.computeIfAbsent(pair.path(0).asText(), n -> new ArrayList<>())
+                    .add(pair.path(1).asText());
+        }
+        return fields;
+    }
+
+    /** RFC 6901: a member name as one JSON pointer token. */
+    private static String escape(String name) {
+        return name.replace("~", "~0").replace("/", "~1");
     }
 }

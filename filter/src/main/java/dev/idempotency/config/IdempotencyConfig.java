@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
@@ -55,6 +56,7 @@ public final class IdempotencyConfig {
     private final String persistenceUnit;
     private final String scopeHeader;
     private final String database;
+    private final SchemaAction schema;
     private final long maxRequestBodyBytes;
     private final List<String> storedHeaders;
     private final StorableStatuses storableStatuses;
@@ -79,6 +81,7 @@ public final class IdempotencyConfig {
         this.persistenceUnit = b.persistenceUnit;
         this.scopeHeader = b.scopeHeader;
         this.database = b.database;
+        this.schema = b.schema;
         this.maxRequestBodyBytes = b.maxRequestBodyBytes;
         this.storedHeaders = List.copyOf(b.storedHeaders);
         this.storableStatuses = b.storableStatuses;
@@ -93,14 +96,31 @@ public final class IdempotencyConfig {
         return new Builder();
     }
 
-    /** The covered operation for this method and context-relative path, if any. First match wins. */
+    /** The covered operation for this method and context-relative path, among those without conditions. */
     public Optional<Operation> operationFor(String method, String path) {
+        return operationFor(method, path, name -> null);
+    }
+
+    /**
+     * The covered operation for this request, if any. At most one can match: entries that share a method and
+     * path are refused at start-up unless their conditions tell them apart.
+     *
+     * @param parameter the request parameter the application would read with {@code getParameter(name)};
+     *     asked only when an operation on this path has conditions
+     */
+    public Optional<Operation> operationFor(String method, String path, UnaryOperator<String> parameter) {
         for (Operation operation : operations) {
-            if (operation.matches(method, path)) {
+            if (operation.matches(method, path) && operation.meetsConditions(parameter)) {
                 return Optional.of(operation);
             }
         }
         return Optional.empty();
+    }
+
+    /** Whether an operation on this method and path has parameter conditions, so parameters must be read. */
+    public boolean hasConditionsOn(String method, String path) {
+        return operations.stream()
+                .anyMatch(operation -> !operation.conditions().isEmpty() && operation.matches(method, path));
     }
 
     public List<Operation> operations() {
@@ -173,6 +193,11 @@ public final class IdempotencyConfig {
         return Optional.ofNullable(database);
     }
 
+    /** What the filter does about its tables at start-up. */
+    public SchemaAction schema() {
+        return schema;
+    }
+
     public long maxRequestBodyBytes() {
         return maxRequestBodyBytes;
     }
@@ -228,7 +253,8 @@ public final class IdempotencyConfig {
                 + rolloutRefresh + ", datasource=" + (dataSource == null ? "from the WAR" : dataSource)
                 + ", persistence-unit=" + (persistenceUnit == null ? "the only JTA unit" : persistenceUnit)
                 + ", scope-header=" + (scopeHeader == null ? "none (principal only)" : scopeHeader)
-                + ", database=" + (database == null ? "detected" : database) + ", max-request-body="
+                + ", database=" + (database == null ? "detected" : database) + ", schema=" + schema
+                + ", max-request-body="
                 + maxRequestBodyBytes
                 + ", stored-headers=" + storedHeaders + ", storable-statuses=" + storableStatuses + ", retention="
                 + retention + ", max-response-body=" + maxResponseBodyBytes + ", lock-timeout=" + lockTimeout
@@ -258,6 +284,7 @@ public final class IdempotencyConfig {
         private String persistenceUnit;
         private String scopeHeader;
         private String database;
+        private SchemaAction schema = SchemaAction.VALIDATE;
         private long maxRequestBodyBytes = DEFAULT_MAX_REQUEST_BODY_BYTES;
         private List<String> storedHeaders = DEFAULT_STORED_HEADERS;
         private StorableStatuses storableStatuses = StorableStatuses.DEFAULT;
@@ -270,18 +297,38 @@ public final class IdempotencyConfig {
 
         /**
          * @throws ConfigurationException if another operation already covers the same method and paths (templates
-         *     that differ only in variable names cover the same paths)
+         *     that differ only in variable names cover the same paths), unless conditions on the same parameters
+         *     tell the two apart
          */
         public Builder operation(Operation operation) {
             for (Operation existing : operations) {
                 if (existing.method().equals(operation.method())
                         && existing.path().shape().equals(operation.path().shape())) {
-                    throw new ConfigurationException("operations: '" + operation.method() + " " + operation.path()
-                            + "' is mapped twice, to " + existing.contract() + " and " + operation.contract());
+                    requireDistinguishable(existing, operation);
                 }
             }
             operations.add(operation);
             return this;
+        }
+
+        /** Two entries on one path must condition on the same parameters, with different values. */
+        private static void requireDistinguishable(Operation existing, Operation operation) {
+            String both = "'" + existing.method() + " " + existing.route() + "' (" + existing.contract() + ") and '"
+                    + operation.method() + " " + operation.route() + "' (" + operation.contract() + ")";
+            if (existing.conditions().isEmpty() || operation.conditions().isEmpty()) {
+                throw new ConfigurationException("operations: " + both + " both cover the same requests; an"
+                        + " operation without conditions covers every request to its path, so give each entry on"
+                        + " this path a condition such as '?action=buy'");
+            }
+            if (!existing.conditions().keySet().equals(operation.conditions().keySet())) {
+                throw new ConfigurationException("operations: " + both + " are ambiguous: a request could meet"
+                        + " both conditions; entries on one path must name the same parameters, with different"
+                        + " values");
+            }
+            if (existing.conditions().equals(operation.conditions())) {
+                throw new ConfigurationException("operations: " + both + " cover the same requests; give them"
+                        + " different parameter values, or remove one");
+            }
         }
 
         /** @throws ConfigurationException if the name is not an HTTP header token */
@@ -402,6 +449,11 @@ public final class IdempotencyConfig {
                         + name + "'; leave it unset to detect the engine from the datasource");
             }
             this.database = normalized;
+            return this;
+        }
+
+        public Builder schema(SchemaAction action) {
+            this.schema = action;
             return this;
         }
 

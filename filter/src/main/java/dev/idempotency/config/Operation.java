@@ -1,13 +1,21 @@
 package dev.idempotency.config;
 
 import dev.idempotency.ConfigurationException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.StringJoiner;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -25,6 +33,8 @@ import java.util.regex.Pattern;
  * @param encrypted whether its stored requests and response bodies are sealed with {@code encryption-keys}
  * @param replayRoles the roles of which a caller must hold one, at the time of the retry, to get a stored
  *     response replayed; empty for no such check
+ * @param conditions request parameters the operation requires, name to value, such as {@code action=buy} for
+ *     one action of a front controller; empty for every request to the path
  */
 public record Operation(
         String method,
@@ -32,7 +42,8 @@ public record Operation(
         String contract,
         Duration retention,
         boolean encrypted,
-        Set<String> replayRoles) {
+        Set<String> replayRoles,
+        SortedMap<String, String> conditions) {
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
     private static final Pattern METHOD = Pattern.compile("[A-Z]+");
     private static final String RETENTION = "retention=";
@@ -40,19 +51,29 @@ public record Operation(
     private static final String REPLAY_ROLES = "replay-roles=";
     private static final Pattern ROLES = Pattern.compile("[^|\\s]+(\\|[^|\\s]+)*");
     private static final Pattern CONTRACT = Pattern.compile("[A-Za-z0-9._-]+:[A-Za-z0-9._-]+");
+    private static final Pattern SEPARATOR = Pattern.compile("\\s=");
+    private static final Pattern CONDITION = Pattern.compile("[^=&]+=[^=&]+");
+
+    public Operation {
+        conditions = Collections.unmodifiableSortedMap(new TreeMap<>(conditions));
+    }
 
     /**
      * Parses one line of the {@code operations} setting: {@code POST /api/accounts/{id}/debits = debit:v1},
-     * optionally followed by the operation's own options, in any order: its retention ({@code retention=P7D})
-     * and {@code encrypted}.
+     * optionally followed by the operation's own options, in any order: its retention ({@code retention=P7D}),
+     * {@code encrypted} and {@code replay-roles}. The path may end in parameter conditions written like a query
+     * string, {@code POST /app?action=buy = buy:v1}, so that several operations can share one path.
      *
-     * @throws ConfigurationException if the line is not {@code METHOD /path = name:version [options]}, an
-     *     option is unknown or given twice, or the method is a safe one
+     * @throws ConfigurationException if the line is not {@code METHOD /path[?name=value&...] = name:version
+     *     [options]}, an option is unknown or given twice, or the method is a safe one
      */
     public static Operation parse(String line) {
-        String[] sides = line.split("=", 2);
-        String[] route = sides[0].trim().split("\\s+");
-        String[] target = sides.length == 2 ? sides[1].trim().split("\\s+") : new String[0];
+        // The first '=' after whitespace separates route and target, as conditions hold '=' themselves.
+        Matcher separator = SEPARATOR.matcher(line);
+        int equals = separator.find() ? separator.end() - 1 : line.indexOf('=');
+        String[] route = (equals < 0 ? line : line.substring(0, equals)).trim().split("\\s+");
+        String[] target =
+                equals < 0 ? new String[0] : line.substring(equals + 1).trim().split("\\s+");
         if (route.length != 2 || target.length == 0 || target[0].isEmpty()) {
             throw malformed(line);
         }
@@ -84,8 +105,37 @@ public record Operation(
         }
         Duration retention = retentionText == null ? null : retention(contract, retentionText);
         Set<String> replayRoles = rolesText == null ? Set.of() : new LinkedHashSet<>(List.of(rolesText.split("\\|")));
+        int query = route[1].indexOf('?');
+        String template = query < 0 ? route[1] : route[1].substring(0, query);
+        SortedMap<String, String> conditions =
+                query < 0 ? new TreeMap<>() : conditions(route[1], route[1].substring(query + 1));
         return new Operation(
-                method, PathTemplate.parse(route[1]), contract, retention, encrypted, Set.copyOf(replayRoles));
+                method,
+                PathTemplate.parse(template),
+                contract,
+                retention,
+                encrypted,
+                Set.copyOf(replayRoles),
+                conditions);
+    }
+
+    /** {@code action=buy&kind=stock}: each name once, each value non-empty, decoded like a query string. */
+    private static SortedMap<String, String> conditions(String route, String query) {
+        SortedMap<String, String> conditions = new TreeMap<>();
+        for (String pair : query.split("&", -1)) {
+            if (!CONDITION.matcher(pair).matches()) {
+                throw new ConfigurationException("operations: the conditions of '" + route + "' are malformed at '"
+                        + pair + "'; write them like a query string, '?action=buy' or '?action=buy&kind=stock',"
+                        + " each with a non-empty value");
+            }
+            String[] nameAndValue = pair.split("=", 2);
+            String name = URLDecoder.decode(nameAndValue[0], StandardCharsets.UTF_8);
+            if (conditions.put(name, URLDecoder.decode(nameAndValue[1], StandardCharsets.UTF_8)) != null) {
+                throw new ConfigurationException("operations: '" + route + "' names the parameter '" + name
+                        + "' twice; a request parameter has one value to compare");
+            }
+        }
+        return conditions;
     }
 
     private static ConfigurationException malformed(String line) {
@@ -103,14 +153,37 @@ public record Operation(
         }
     }
 
-    /** Whether this operation covers a request with this method and context-relative path. */
+    /**
+     * Whether this operation covers a request with this method and context-relative path, regardless of its
+     * {@link #conditions()}.
+     */
     public boolean matches(String requestMethod, String requestPath) {
         return method.equals(requestMethod) && path.matches(requestPath);
     }
 
+    /**
+     * Whether the request's parameters meet every condition.
+     *
+     * @param parameter the value the application would read with {@code getParameter(name)}, or {@code null}
+     */
+    public boolean meetsConditions(UnaryOperator<String> parameter) {
+        return conditions.entrySet().stream()
+                .allMatch(condition -> condition.getValue().equals(parameter.apply(condition.getKey())));
+    }
+
+    /** The path template followed by its conditions, as written in the settings. */
+    public String route() {
+        if (conditions.isEmpty()) {
+            return path.toString();
+        }
+        StringJoiner query = new StringJoiner("&", path + "?", "");
+        conditions.forEach((name, value) -> query.add(name + "=" + value));
+        return query.toString();
+    }
+
     @Override
     public String toString() {
-        return method + " " + path + " = " + contract + (retention == null ? "" : " retention=" + retention)
+        return method + " " + route() + " = " + contract + (retention == null ? "" : " retention=" + retention)
                 + (encrypted ? " " + ENCRYPTED : "")
                 + (replayRoles.isEmpty() ? "" : " " + REPLAY_ROLES + String.join("|", new TreeSet<>(replayRoles)));
     }

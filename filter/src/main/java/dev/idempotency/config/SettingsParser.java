@@ -35,6 +35,7 @@ public final class SettingsParser {
     public static final String INIT_PARAM_PERSISTENCE_UNIT = "persistence-unit";
     public static final String INIT_PARAM_SCOPE_HEADER = "scope-header";
     public static final String INIT_PARAM_DATABASE = "database";
+    public static final String INIT_PARAM_SCHEMA = "schema";
     public static final String INIT_PARAM_MAX_REQUEST_BODY = "max-request-body";
     public static final String INIT_PARAM_STORED_HEADERS = "stored-headers";
     public static final String INIT_PARAM_STORABLE_STATUSES = "storable-statuses";
@@ -60,6 +61,7 @@ public final class SettingsParser {
             INIT_PARAM_PERSISTENCE_UNIT,
             INIT_PARAM_SCOPE_HEADER,
             INIT_PARAM_DATABASE,
+            INIT_PARAM_SCHEMA,
             INIT_PARAM_MAX_REQUEST_BODY,
             INIT_PARAM_STORED_HEADERS,
             INIT_PARAM_STORABLE_STATUSES,
@@ -126,6 +128,7 @@ public final class SettingsParser {
         ifPresent(settings, INIT_PARAM_PERSISTENCE_UNIT, builder::persistenceUnit);
         ifPresent(settings, INIT_PARAM_SCOPE_HEADER, builder::scopeHeader);
         ifPresent(settings, INIT_PARAM_DATABASE, builder::database);
+        ifPresent(settings, INIT_PARAM_SCHEMA, value -> builder.schema(SchemaAction.parse(INIT_PARAM_SCHEMA, value)));
         ifPresent(
                 settings,
                 INIT_PARAM_MAX_REQUEST_BODY,

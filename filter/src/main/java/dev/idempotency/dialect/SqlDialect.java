@@ -98,6 +98,11 @@ public abstract class SqlDialect {
     /** The engine's name, for logs. */
     public abstract String name();
 
+    /** The class path resource of this engine's DDL, shipped in the filter's jar. */
+    public String ddlResource() {
+        return "META-INF/idempotency/" + name().toLowerCase(Locale.ROOT) + ".sql";
+    }
+
     /**
      * The longest scope, operation or key the key columns hold, in characters, if they are bounded; the store
      * refuses longer ones rather than let the engine cut them.

@@ -11,6 +11,7 @@ import dev.idempotency.metrics.ServerMetrics;
 import dev.idempotency.rollout.KeylessTelemetry;
 import dev.idempotency.rollout.RolloutModes;
 import dev.idempotency.store.CounterStore;
+import dev.idempotency.store.FilterSchema;
 import dev.idempotency.store.RequestResultStore;
 import dev.idempotency.tx.JtaTransaction;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
@@ -72,6 +73,12 @@ public final class FilterRuntime {
         SqlDialect dialect =
                 config.database().map(SqlDialect::named).orElseGet(() -> SqlDialect.detect(dataSource.dataSource()));
         this.dataSourceOrigin = "'" + dataSource.jndiName() + "' (" + dialect.name() + "), " + dataSource.origin();
+        FilterSchema schema = new FilterSchema(dataSource.dataSource(), dialect, "'" + dataSource.jndiName() + "'");
+        switch (config.schema()) {
+            case VALIDATE -> schema.validate();
+            case CREATE -> schema.createMissing();
+            case NONE -> {}
+        }
         this.transaction = new JtaTransaction(userTransaction);
         this.records = new RequestResultStore(dataSource.dataSource(), dialect);
         this.rolloutModes = new RolloutModes(
@@ -203,7 +210,13 @@ public final class FilterRuntime {
                     ApplicationDataSource.find(config, servletContext),
                     servletContext.getContextPath());
         } catch (ConfigurationException e) {
-            throw new ConfigurationException("idempotency filter '" + filterName + "': " + e.getMessage());
+            ConfigurationException refusal =
+                    new ConfigurationException("idempotency filter '" + filterName + "': " + e.getMessage());
+            // Some containers (Open Liberty) keep a failed initializer's exception out of their console and
+            // log; this line is what tells the operator why the application did not start.
+            LOG.severe("The application at '" + servletContext.getContextPath() + "' cannot start: "
+                    + refusal.getMessage());
+            throw refusal;
         }
     }
 

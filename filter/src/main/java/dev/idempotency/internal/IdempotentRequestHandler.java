@@ -26,6 +26,7 @@ import dev.idempotency.store.RequestResultStore;
 import dev.idempotency.store.StoredRecord;
 import dev.idempotency.store.StoredResponse;
 import dev.idempotency.tx.JtaTransaction;
+import dev.idempotency.tx.TransactionControlAttempt;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -73,6 +74,7 @@ public final class IdempotentRequestHandler {
     private static final Duration MIN_CLAIM_WAIT = Duration.ofMillis(1);
 
     private final Set<String> operationsLoggedAsAsync = ConcurrentHashMap.newKeySet();
+    private final Set<String> operationsLoggedAsSelfManaged = ConcurrentHashMap.newKeySet();
 
     private final IdempotencyConfig config;
     private final IdempotencyKeyHeader keyHeader;
@@ -406,7 +408,8 @@ public final class IdempotentRequestHandler {
     private CapturedResponse runApplication(
             String operation, BufferedBodyRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException, ProblemException {
-        CapturingResponseWrapper capture = new CapturingResponseWrapper(response, config.maxResponseBodyBytes());
+        CapturingResponseWrapper capture =
+                new CapturingResponseWrapper(response, config.maxResponseBodyBytes(), request);
         try {
             chain.doFilter(request, capture);
         } catch (IOException | ServletException | RuntimeException e) {
@@ -418,6 +421,10 @@ public final class IdempotentRequestHandler {
                         Problem.TRANSACTION_CONFLICT,
                         "the database aborted this request's transaction to protect its isolation level; nothing"
                                 + " was kept; retry with the same key");
+            }
+            Optional<String> transactionControl = TransactionControlAttempt.in(e);
+            if (transactionControl.isPresent()) {
+                throw managesItsOwnTransactions(operation, transactionControl.get(), e);
             }
             LOG.log(Level.WARNING, operation + " failed and was rolled back", e);
             throw new ProblemException(
@@ -437,6 +444,29 @@ public final class IdempotentRequestHandler {
         return captured;
     }
 
+    /**
+     * Code that commits, rolls back or begins transactions itself cannot join the filter's transaction, so every
+     * keyed request to it fails the same way; say so precisely, to the client and once to the operators.
+     */
+    private ProblemException managesItsOwnTransactions(String operation, String refusal, Exception failure) {
+        if (operationsLoggedAsSelfManaged.add(operation)) {
+            LOG.log(
+                    Level.SEVERE,
+                    operation + " manages its own transactions, which cannot run inside the idempotency filter's"
+                            + " JTA transaction, so every keyed request to it fails; the container refused with: "
+                            + refusal + ". Let the code join the container's transaction (no commit, rollback,"
+                            + " setAutoCommit or UserTransaction.begin), or remove the operation from 'operations'."
+                            + " See docs/getting-started.md, 'Applications not shaped like REST resources'"
+                            + " (logged once per operation)",
+                    failure);
+        }
+        return new ProblemException(
+                Problem.TRANSACTION_SELF_MANAGED,
+                operation + " cannot be made idempotent as it is: its code manages its own database transactions"
+                        + " (" + refusal + "), so nothing of this request was kept; retrying will fail the same"
+                        + " way; report this to the service's operators");
+    }
+
     private void storeAndCommit(RequestResultId id, CapturedResponse captured) throws ProblemException {
         if (!transaction.isCommittable()) {
             throw new ProblemException(
@@ -450,7 +480,10 @@ public final class IdempotentRequestHandler {
                     encryption.storedResponse(
                             id,
                             new StoredResponse(
-                                    captured.status(), captured.headersIn(config.storedHeaders()), captured.body())));
+                                    captured.status(),
+                                    captured.headersIn(config.storedHeaders()),
+                                    captured.body(),
+                                    captured.writerCharset())));
             transaction.commit();
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, id.operation() + " could not be committed", e);

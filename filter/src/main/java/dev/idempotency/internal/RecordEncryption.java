@@ -59,7 +59,7 @@ final class RecordEncryption {
             return response;
         }
         byte[] body = seal(keys.currentId(), id, Part.RESPONSE_BODY, response.body());
-        return new StoredResponse(response.status(), response.headers(), body);
+        return new StoredResponse(response.status(), response.headers(), body, response.writerCharset());
     }
 
     /**
@@ -88,7 +88,7 @@ final class RecordEncryption {
         return new StoredRecord(
                 record.id(),
                 request,
-                new StoredResponse(response.status(), response.headers(), body),
+                new StoredResponse(response.status(), response.headers(), body, response.writerCharset()),
                 record.expiresAt());
     }
 

@@ -42,7 +42,8 @@ sealed interface Reply {
                     response,
                     record.response().status(),
                     headers,
-                    record.response().body());
+                    record.response().body(),
+                    record.response().writerCharset());
         }
     }
 

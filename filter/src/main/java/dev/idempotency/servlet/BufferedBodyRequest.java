@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UnsupportedEncodingException;
-import java.net.URLDecoder;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -56,6 +55,10 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
      *     {@link Problem#REQUEST_INCOMPLETE} if reading it failed, as when the client aborts the upload
      */
     public static BufferedBodyRequest read(HttpServletRequest request, long maxBytes) throws ProblemException {
+        if (request instanceof BufferedBodyRequest buffered) {
+            // Already read to check an operation's conditions; the cap was the same.
+            return buffered;
+        }
         long declared = request.getContentLengthLong();
         if (declared > maxBytes) {
             throw tooLarge(maxBytes);
@@ -183,33 +186,15 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
             return super.getParameterMap();
         }
         if (formParameters == null) {
-            Map<String, List<String>> values = new LinkedHashMap<>();
-            addPairs(getQueryString(), StandardCharsets.UTF_8, values);
-            addPairs(new String(body, charset()), charset(), values);
+            Map<String, List<String>> values = FormPairs.decode(getQueryString(), StandardCharsets.UTF_8);
+            FormPairs.decode(new String(body, charset()), charset())
+                    .forEach((name, list) ->
+                            values.computeIfAbsent(name, n -> new ArrayList<>()).addAll(list));
             Map<String, String[]> parameters = new LinkedHashMap<>();
             values.forEach((name, list) -> parameters.put(name, list.toArray(String[]::new)));
             formParameters = Collections.unmodifiableMap(parameters);
         }
         return formParameters;
-    }
-
-    private static void addPairs(String text, Charset charset, Map<String, List<String>> values) {
-        if (text == null || text.isEmpty()) {
-            return;
-        }
-        for (String pair : text.split("&")) {
-            if (pair.isEmpty()) {
-                continue;
-            }
-            int equals = pair.indexOf('=');
-            try {
-                String name = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), charset);
-                String value = equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), charset);
-                values.computeIfAbsent(name, n -> new ArrayList<>()).add(value);
-            } catch (IllegalArgumentException malformedEscape) {
-                // The container skips malformed pairs too, rather than failing the request.
-            }
-        }
     }
 
     private Charset charset() {

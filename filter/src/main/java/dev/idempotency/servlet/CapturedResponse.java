@@ -18,9 +18,16 @@ import java.util.TreeMap;
  * @param errorMessage the message given to {@code sendError}, or {@code null} if the application did not
  *     call it
  * @param overflowed whether the body outgrew the capture limit, so {@code body} is incomplete
+ * @param writerCharset the charset of the writer the body was written through, or {@code null} if it was
+ *     written as bytes
  */
 public record CapturedResponse(
-        int status, Map<String, List<String>> headers, byte[] body, String errorMessage, boolean overflowed) {
+        int status,
+        Map<String, List<String>> headers,
+        byte[] body,
+        String errorMessage,
+        boolean overflowed,
+        String writerCharset) {
 
     /** Sends the captured response to the client, as the application meant it. */
     public void sendTo(HttpServletResponse response) throws IOException {
@@ -30,7 +37,7 @@ public record CapturedResponse(
             response.sendError(status, errorMessage.isEmpty() ? null : errorMessage);
             return;
         }
-        ResponseWriter.send(response, status, headers, body);
+        ResponseWriter.send(response, status, headers, body, writerCharset);
     }
 
     /** Only the headers named in {@code allowlist} (case-insensitive), for storing and replaying. */

@@ -1,6 +1,8 @@
 package dev.idempotency.servlet;
 
+import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.ServletRequest;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
@@ -9,7 +11,6 @@ import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -26,7 +27,14 @@ import java.util.TreeMap;
  *
  * <p>Follows the servlet rules a real response enforces: {@code getOutputStream} and {@code getWriter}
  * exclude each other, {@code reset} clears status, headers and body, and the writer's charset comes from
- * the content type or {@code setCharacterEncoding}, ISO-8859-1 by default.
+ * the content type or {@code setCharacterEncoding}, or else is the container's default for the application
+ * (ISO-8859-1 unless {@code <response-character-encoding>} or the server says otherwise). The captured {@code
+ * Content-Type} is the one the application set, with a charset only if it named one: whatever a container adds
+ * to a written text is added again when the capture is sent, through the container's own writer.
+ *
+ * <p>While a resource included with {@code RequestDispatcher.include} runs, its changes to the status and headers
+ * are ignored, as the container ignores them on its own response (a JSP's page directive sets {@code
+ * text/html;charset=ISO-8859-1} even when included); its body is captured like any other.
  *
  * <p>The body is held up to a limit; bytes beyond it are dropped and {@link CapturedResponse#overflowed()}
  * tells, so a truncated body is never mistaken for the response.
@@ -38,20 +46,39 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
 
     private final ByteArrayOutputStream body = new ByteArrayOutputStream(1024);
     private final long maxBodyBytes;
+    private final ServletRequest request;
     private boolean overflowed;
     private final Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     private final List<String> headerOrder = new ArrayList<>();
     private int status = SC_OK;
     private String errorMessage;
     private String mediaType;
+    /** The charset the application named, in the content type or with {@code setCharacterEncoding}. */
     private String characterEncoding;
+    /** The charset of the writer, fixed when the application asked for it; {@code null} before. */
+    private String writerCharset;
+
     private ServletOutputStream outputStream;
     private PrintWriter writer;
 
     /** @param maxBodyBytes the most body bytes to hold; a longer body marks the capture as overflowed */
     public CapturingResponseWrapper(HttpServletResponse response, long maxBodyBytes) {
+        this(response, maxBodyBytes, null);
+    }
+
+    /**
+     * @param request the request this response answers, whose include attributes tell when an included
+     *     resource is running; {@code null} if the application never includes
+     */
+    public CapturingResponseWrapper(HttpServletResponse response, long maxBodyBytes, ServletRequest request) {
         super(response);
         this.maxBodyBytes = maxBodyBytes;
+        this.request = request;
+    }
+
+    /** Whether an included resource is running: the container sets this attribute for the include's duration. */
+    private boolean including() {
+        return request != null && request.getAttribute(RequestDispatcher.INCLUDE_REQUEST_URI) != null;
     }
 
     /** What the application wrote, with any writer flushed. */
@@ -60,20 +87,22 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
             writer.flush();
         }
         Map<String, List<String>> all = new LinkedHashMap<>();
-        String contentType = getContentType();
-        if (contentType != null) {
-            all.put(CONTENT_TYPE, List.of(contentType));
+        if (mediaType != null) {
+            all.put(CONTENT_TYPE, List.of(withCharset(mediaType, characterEncoding)));
         }
         for (String name : headerOrder) {
             all.put(name, List.copyOf(headers.get(name)));
         }
-        return new CapturedResponse(status, all, body.toByteArray(), errorMessage, overflowed);
+        return new CapturedResponse(status, all, body.toByteArray(), errorMessage, overflowed, writerCharset);
     }
 
     // Status
 
     @Override
     public void setStatus(int sc) {
+        if (including()) {
+            return;
+        }
         this.status = sc;
     }
 
@@ -84,6 +113,9 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
 
     @Override
     public void sendError(int sc, String msg) {
+        if (including()) {
+            return;
+        }
         resetBuffer();
         this.status = sc;
         this.errorMessage = msg == null ? "" : msg;
@@ -96,6 +128,9 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
 
     @Override
     public void sendRedirect(String location) {
+        if (including()) {
+            return;
+        }
         resetBuffer();
         setHeader("Location", location);
         this.status = SC_FOUND;
@@ -105,6 +140,9 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
 
     @Override
     public void setHeader(String name, String value) {
+        if (including()) {
+            return;
+        }
         if (name.equalsIgnoreCase(CONTENT_TYPE)) {
             setContentType(value);
             return;
@@ -117,6 +155,9 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
 
     @Override
     public void addHeader(String name, String value) {
+        if (including()) {
+            return;
+        }
         if (name.equalsIgnoreCase(CONTENT_TYPE)) {
             setContentType(value);
             return;
@@ -188,6 +229,9 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
 
     @Override
     public void setContentType(String type) {
+        if (including()) {
+            return;
+        }
         if (type == null) {
             mediaType = null;
             return;
@@ -208,16 +252,24 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
         mediaType = withoutCharset.toString();
     }
 
+    /** As on a real response, the charset of the writer shows once the writer exists. */
     @Override
     public String getContentType() {
         if (mediaType == null) {
             return null;
         }
-        return characterEncoding == null ? mediaType : mediaType + ";charset=" + characterEncoding;
+        return withCharset(mediaType, characterEncoding == null ? writerCharset : characterEncoding);
+    }
+
+    private static String withCharset(String mediaType, String charset) {
+        return charset == null ? mediaType : mediaType + ";charset=" + charset;
     }
 
     @Override
     public void setCharacterEncoding(String charset) {
+        if (including()) {
+            return;
+        }
         if (writer == null) {
             characterEncoding = charset;
         }
@@ -225,7 +277,11 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
 
     @Override
     public String getCharacterEncoding() {
-        return characterEncoding == null ? StandardCharsets.ISO_8859_1.name() : characterEncoding;
+        if (characterEncoding != null) {
+            return characterEncoding;
+        }
+        // The wrapped response is untouched, so it answers with the container's default for this application.
+        return writerCharset != null ? writerCharset : super.getCharacterEncoding();
     }
 
     @Override
@@ -240,6 +296,9 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
 
     @Override
     public void setLocale(Locale locale) {
+        if (including()) {
+            return;
+        }
         // Only the language matters here: the charset mapping of setLocale is not supported.
         if (locale != null) {
             setHeader("Content-Language", locale.toLanguageTag());
@@ -265,10 +324,8 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
             throw new IllegalStateException("getOutputStream() has already been called on this response");
         }
         if (writer == null) {
-            if (characterEncoding == null) {
-                characterEncoding = StandardCharsets.ISO_8859_1.name();
-            }
-            writer = new PrintWriter(new OutputStreamWriter(new HeldBody(), Charset.forName(characterEncoding)));
+            writerCharset = getCharacterEncoding();
+            writer = new PrintWriter(new OutputStreamWriter(new HeldBody(), Charset.forName(writerCharset)));
         }
         return writer;
     }
@@ -294,6 +351,7 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
         headerOrder.clear();
         mediaType = null;
         characterEncoding = null;
+        writerCharset = null;
         // As on a real response, reset() also forgets whether getWriter or getOutputStream was used.
         writer = null;
         outputStream = null;

@@ -17,6 +17,7 @@ public enum Problem {
     REQUEST_TOO_LARGE(413, "request-too-large", "Request body too large"),
     KEY_REUSED(422, "idempotency-key-reused", "Idempotency key reused with a different request"),
     APPLICATION_FAILED(500, "application-failed", "The request failed"),
+    TRANSACTION_SELF_MANAGED(500, "application-manages-transactions", "The operation manages its own transactions"),
     RESPONSE_TOO_LARGE(500, "response-too-large", "Response too large to store"),
     ASYNCHRONOUS_RESPONSE(500, "asynchronous-response", "Asynchronous response cannot be stored"),
     RECORD_UNREADABLE(500, "stored-response-unreadable", "Stored response cannot be decrypted"),

@@ -2,6 +2,7 @@ package dev.idempotency.servlet;
 
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.nio.charset.Charset;
 import java.util.List;
 import java.util.Map;
 
@@ -13,12 +14,32 @@ public final class ResponseWriter {
     private ResponseWriter() {}
 
     /**
-     * Writes this status, these headers and this body. {@code Content-Length} is always the body's length;
-     * {@code Content-Length} and {@code Transfer-Encoding} entries in {@code headers} are ignored, because a
-     * stored value may be stale. Headers the container set before the filter ran (such as {@code
-     * Cache-Control} on authenticated responses) stay unless {@code headers} names them too.
+     * Writes this status, these headers and this body. {@code Content-Length} and {@code Transfer-Encoding}
+     * entries in {@code headers} are ignored, because a stored value may be stale: the framing is the
+     * container's, as for any complete body an application writes in one go (a {@code Content-Length} when the
+     * body fits the container's response buffer, chunked otherwise). Headers the container set before the
+     * filter ran (such as {@code Cache-Control} on authenticated responses) stay unless {@code headers} names
+     * them too.
      */
     public static void send(HttpServletResponse response, int status, Map<String, List<String>> headers, byte[] body)
+            throws IOException {
+        send(response, status, headers, body, null);
+    }
+
+    /**
+     * As {@link #send(HttpServletResponse, int, Map, byte[])}, for a body the application wrote through a writer
+     * in {@code writerCharset}: the text goes through the container's writer again, so the container labels
+     * it as it labels any written text (WildFly adds {@code ;charset=...} to the {@code Content-Type}, Open
+     * Liberty does not), byte for byte the same since the writer's charset resolves the same way.
+     *
+     * @param writerCharset the charset the body was written in, or {@code null} for a body written as bytes
+     */
+    public static void send(
+            HttpServletResponse response,
+            int status,
+            Map<String, List<String>> headers,
+            byte[] body,
+            String writerCharset)
             throws IOException {
         response.setStatus(status);
         headers.forEach((name, values) -> {
@@ -30,8 +51,10 @@ public final class ResponseWriter {
                 values.stream().skip(1).forEach(value -> response.addHeader(name, value));
             }
         });
-        response.setContentLength(body.length);
-        response.getOutputStream().write(body);
-        response.flushBuffer();
+        if (writerCharset == null) {
+            response.getOutputStream().write(body);
+        } else {
+            response.getWriter().write(new String(body, Charset.forName(writerCharset)));
+        }
     }
 }

@@ -29,6 +29,12 @@ import javax.sql.DataSource;
  * <p>Thread-safe: it holds only the datasource and the dialect; each call borrows a connection handle.
  */
 public final class RequestResultStore {
+    /**
+     * Where {@link StoredResponse#writerCharset()} is kept: beside the headers, under a name that no HTTP header
+     * can have (':' is not a token character), so records from before it existed read as written in bytes.
+     */
+    private static final String WRITER_CHARSET = ":writer-charset";
+
     /** A vanished winner is rare (purge, or a competitor rolled back twice); three tries is plenty. */
     static final int MAX_CLAIM_ATTEMPTS = 3;
 
@@ -193,8 +199,13 @@ public final class RequestResultStore {
                     throw new IllegalStateException("record " + id + " has no response");
                 }
                 byte[] body = row.getBytes(4);
+                Map<String, List<String>> headers = readHeaders(id, row.getString(3));
+                List<String> writerCharset = headers.remove(WRITER_CHARSET);
                 StoredResponse response = new StoredResponse(
-                        status, readHeaders(id, row.getString(3)), body == null ? new byte[0] : body);
+                        status,
+                        headers,
+                        body == null ? new byte[0] : body,
+                        writerCharset == null ? null : writerCharset.get(0));
                 return Optional.of(new StoredRecord(id, row.getString(1), response, dialect.readInstant(row, 5)));
             }
         }
@@ -210,7 +221,7 @@ public final class RequestResultStore {
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement complete = connection.prepareStatement(dialect.completeStatement())) {
             complete.setInt(1, response.status());
-            complete.setString(2, writeHeaders(response.headers()));
+            complete.setString(2, writeHeaders(response));
             complete.setBytes(3, response.body());
             complete.setString(4, id.scope());
             complete.setString(5, id.operation());
@@ -279,7 +290,11 @@ public final class RequestResultStore {
         }
     }
 
-    private static String writeHeaders(Map<String, List<String>> headers) {
+    private static String writeHeaders(StoredResponse response) {
+        Map<String, List<String>> headers = new LinkedHashMap<>(response.headers());
+        if (response.writerCharset() != null) {
+            headers.put(WRITER_CHARSET, List.of(response.writerCharset()));
+        }
         try {
             return JSON.writeValueAsString(headers);
         } catch (JsonProcessingException e) {

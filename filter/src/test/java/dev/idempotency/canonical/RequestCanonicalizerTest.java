@@ -326,4 +326,34 @@ class RequestCanonicalizerTest {
 
         assertEquals(List.of("/body/sha256"), retry.differencesFrom(first.text()));
     }
+
+    private CanonicalRequest form(String body) {
+        return canonicalizer.canonicalize("POST", "buy:v1", "/app", null, FORM, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void formDifferencesNameTheFieldNotAnIndex() {
+        CanonicalRequest first = form("action=buy&symbol=s%3A1&quantity=3");
+        CanonicalRequest retry = form("quantity=4&action=buy&symbol=s%3A1");
+
+        assertEquals(List.of("/body/form/quantity"), retry.differencesFrom(first.text()));
+    }
+
+    @Test
+    void formDifferencesNameAddedAndRemovedFields() {
+        CanonicalRequest first = form("action=buy&quantity=3&note=x");
+        CanonicalRequest retry = form("action=buy&quantity=3&a/b=1");
+
+        assertEquals(List.of("/body/form/a~1b", "/body/form/note"), retry.differencesFrom(first.text()));
+    }
+
+    @Test
+    void formDifferencesTellRepeatedFieldsApartByPosition() {
+        CanonicalRequest first = form("tag=a&tag=b&tag=c");
+        CanonicalRequest changed = form("tag=a&tag=b&tag=d");
+        CanonicalRequest longer = form("tag=a&tag=b&tag=c&tag=d");
+
+        assertEquals(List.of("/body/form/tag/2"), changed.differencesFrom(first.text()));
+        assertEquals(List.of("/body/form/tag"), longer.differencesFrom(first.text()));
+    }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.ConfigurationException;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -110,5 +111,67 @@ class OperationTest {
         String message = refusal("POST /a = debit:v1 retention=7days");
 
         assertTrue(message.contains("debit:v1") && message.contains("7days"), message);
+    }
+
+    // Conditions on request parameters
+
+    @Test
+    void readsConditionsWrittenLikeAQueryString() {
+        Operation buy = Operation.parse("POST /app?action=buy&kind=stock%20order = buy:v1 retention=P7D");
+
+        assertEquals("/app", buy.path().toString());
+        assertEquals(Map.of("action", "buy", "kind", "stock order"), buy.conditions());
+        assertEquals("POST /app?action=buy&kind=stock order = buy:v1 retention=PT168H", buy.toString());
+    }
+
+    @Test
+    void meetsConditionsOnlyWhenEveryParameterHasItsValue() {
+        Operation buy = Operation.parse("POST /app?action=buy&kind=stock = buy:v1");
+
+        assertTrue(buy.meetsConditions(Map.of("action", "buy", "kind", "stock", "quantity", "3")::get));
+        assertFalse(buy.meetsConditions(Map.of("action", "buy")::get));
+        assertFalse(buy.meetsConditions(Map.of("action", "sell", "kind", "stock")::get));
+        assertFalse(buy.meetsConditions(name -> null));
+    }
+
+    @Test
+    void anOperationWithoutConditionsMeetsThemAlways() {
+        Operation debit = Operation.parse("POST /debits = debit:v1");
+
+        assertTrue(debit.conditions().isEmpty());
+        assertTrue(debit.meetsConditions(name -> null));
+        assertEquals("/debits", debit.route());
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "POST /app? = a:v1",
+                "POST /app?action = a:v1",
+                "POST /app?action= = a:v1",
+                "POST /app?=buy = a:v1",
+                "POST /app?action=buy& = a:v1",
+                "POST /app?a=b=c = a:v1"
+            })
+    void refusesMalformedConditionsSayingHowToWriteThem(String line) {
+        String message = refusal(line);
+
+        assertTrue(message.contains("malformed"), message);
+    }
+
+    @Test
+    void refusesAParameterNamedTwice() {
+        String message = refusal("POST /app?action=buy&action=sell = a:v1");
+
+        assertTrue(message.contains("'action' twice"), message);
+    }
+
+    @Test
+    void coversTheContextRoot() {
+        Operation root = Operation.parse("POST / = create-item:v1");
+
+        assertTrue(root.matches("POST", "/"));
+        assertTrue(root.matches("POST", ""));
+        assertFalse(root.matches("POST", "/items"));
     }
 }

@@ -67,7 +67,6 @@ class PathTemplateTest {
             strings = {
                 "api/accounts",
                 "",
-                "/",
                 "/api//accounts",
                 "/api/accounts/",
                 "/api/{}",
@@ -82,5 +81,30 @@ class PathTemplateTest {
         ConfigurationException e = assertThrows(ConfigurationException.class, () -> PathTemplate.parse(template));
 
         assertTrue(e.getMessage().contains("'" + template + "'"), e.getMessage());
+    }
+
+    @Test
+    void contextRootMatchesTheRootPathAsContainersHandItOver() {
+        PathTemplate root = PathTemplate.parse("/");
+
+        assertTrue(root.matches("/"));
+        assertTrue(root.matches(""));
+        assertFalse(root.matches("/items"));
+        assertEquals("/", root.shape());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/api/./orders", "/api/../orders", "/api;v=1/orders", "/api/%64ebits", "/api/a#b"})
+    void refusesTemplatesNoRequestPathCanMatchSayingWhy(String template) {
+        ConfigurationException e = assertThrows(ConfigurationException.class, () -> PathTemplate.parse(template));
+
+        assertTrue(e.getMessage().contains("can never match a request"), e.getMessage());
+    }
+
+    @Test
+    void refusesATrailingSlashNamingTheSpellingThatCoversBoth() {
+        ConfigurationException e = assertThrows(ConfigurationException.class, () -> PathTemplate.parse("/api/orders/"));
+
+        assertTrue(e.getMessage().contains("write '/api/orders'"), e.getMessage());
     }
 }

@@ -457,4 +457,68 @@ class SettingsParserTest {
         assertTrue(text.contains(DEBITS), text);
         assertFalse(text.contains("\n"), text);
     }
+
+    // Operations that share a path
+
+    @Test
+    void entriesOnOnePathAreToldApartByTheirConditions() {
+        IdempotencyConfig config = SettingsParser.parse(Map.of(
+                "operations", "POST /app?action=buy = buy:v1; POST /app?action=sell = sell:v1; POST /other = o:v1"));
+
+        assertEquals(
+                Optional.of("buy:v1"),
+                config.operationFor("POST", "/app", Map.of("action", "buy")::get)
+                        .map(Operation::contract));
+        assertEquals(
+                Optional.of("sell:v1"),
+                config.operationFor("POST", "/app", Map.of("action", "sell")::get)
+                        .map(Operation::contract));
+        assertEquals(Optional.empty(), config.operationFor("POST", "/app", Map.of("action", "login")::get));
+        assertEquals(Optional.empty(), config.operationFor("POST", "/app"));
+        assertTrue(config.hasConditionsOn("POST", "/app"));
+        assertFalse(config.hasConditionsOn("POST", "/other"));
+        assertFalse(config.hasConditionsOn("PUT", "/app"));
+    }
+
+    @Test
+    void refusesAnEntryWithoutConditionsBesideOnesWithConditions() {
+        assertRefused(
+                with("operations", "POST /app = all:v1; POST /app?action=buy = buy:v1"),
+                "'POST /app' (all:v1)",
+                "'POST /app?action=buy' (buy:v1)",
+                "give each entry on this path a condition");
+    }
+
+    @Test
+    void refusesEntriesWhoseConditionsNameDifferentParametersAsAmbiguous() {
+        assertRefused(
+                with("operations", "POST /app?action=buy = buy:v1; POST /app?kind=stock = stock:v1"),
+                "ambiguous",
+                "buy:v1",
+                "stock:v1");
+    }
+
+    @Test
+    void refusesTwoEntriesWithTheSameConditions() {
+        assertRefused(
+                with("operations", "POST /app/{x}?action=buy = buy:v1; POST /app/{y}?action=buy = buy:v2"),
+                "cover the same requests");
+    }
+
+    @Test
+    void readsTheSchemaActionDefaultingToValidate() {
+        assertEquals(
+                SchemaAction.VALIDATE,
+                SettingsParser.parse(with("operations", DEBITS)).schema());
+        assertEquals(
+                SchemaAction.CREATE,
+                SettingsParser.parse(Map.of("operations", DEBITS, "schema", " Create "))
+                        .schema());
+        assertEquals(
+                SchemaAction.NONE,
+                SettingsParser.parse(Map.of("operations", DEBITS, "schema", "none"))
+                        .schema());
+        assertRefused(
+                Map.of("operations", DEBITS, "schema", "update"), "schema", "validate, create or none", "'update'");
+    }
 }

@@ -10,10 +10,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.testing.StrictProxy;
+import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.ServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,7 +27,9 @@ import org.junit.jupiter.api.Test;
 class CapturingResponseWrapperTest {
     private final StrictProxy proxies = new StrictProxy();
     /** The client's response: any call on it fails the test, because nothing may reach the client. */
-    private final HttpServletResponse client = proxies.of(HttpServletResponse.class, Map.of());
+    private final HttpServletResponse client = proxies.of(
+            HttpServletResponse.class,
+            Map.<String, StrictProxy.Answer>of("getCharacterEncoding", args -> "ISO-8859-1"));
 
     private final CapturingResponseWrapper wrapper = new CapturingResponseWrapper(client, 1024 * 1024);
 
@@ -512,5 +517,34 @@ class CapturingResponseWrapperTest {
         wrapper.setContentType("text/plain");
 
         assertEquals(Map.of(), wrapper.captured().headersIn(List.of()));
+    }
+
+    // Includes
+
+    @Test
+    void anIncludedResourceChangesNeitherStatusNorHeadersButWritesTheBody() throws Exception {
+        Map<String, Object> attributes = new HashMap<>();
+        ServletRequest request = proxies.of(
+                ServletRequest.class,
+                Map.<String, StrictProxy.Answer>of("getAttribute", args -> attributes.get(args[0])));
+        CapturingResponseWrapper capture = new CapturingResponseWrapper(client, 1024, request);
+        capture.setContentType("text/html");
+        capture.getWriter().print("<p>");
+
+        attributes.put(RequestDispatcher.INCLUDE_REQUEST_URI, "/shop/WEB-INF/page.jsp");
+        capture.setContentType("text/html;charset=ISO-8859-1");
+        capture.setCharacterEncoding("UTF-8");
+        capture.setStatus(500);
+        capture.setHeader("X-Page", "1");
+        capture.addHeader("X-Page", "2");
+        capture.setLocale(java.util.Locale.GERMAN);
+        capture.getWriter().print("included");
+        attributes.remove(RequestDispatcher.INCLUDE_REQUEST_URI);
+        capture.getWriter().print("</p>");
+
+        CapturedResponse captured = capture.captured();
+        assertEquals(200, captured.status());
+        assertEquals(Map.of("Content-Type", List.of("text/html")), captured.headers());
+        assertEquals("<p>included</p>", new String(captured.body(), StandardCharsets.ISO_8859_1));
     }
 }
