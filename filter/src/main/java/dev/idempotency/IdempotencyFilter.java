@@ -71,8 +71,10 @@ import java.util.Optional;
  * <caption>Settings</caption>
  * <tr><th>name</th><th>format</th><th>default</th></tr>
  * <tr><td>{@code operations}</td><td>one {@code METHOD /path/{var} = name:version} per line (or separated by
- *     {@code ;}), optionally followed by the operation's own {@code retention=P7D}; GET, HEAD, OPTIONS and TRACE
- *     are refused</td><td>required</td></tr>
+ *     {@code ;}); {@code /} is the context root; the path may end in parameter conditions, {@code
+ *     POST /app?action=buy = buy:v1}, so that front-controller actions share a path; optionally followed by the
+ *     operation's own {@code retention=P7D}, {@code encrypted} and {@code replay-roles=a|b}; GET, HEAD, OPTIONS
+ *     and TRACE are refused</td><td>required</td></tr>
  * <tr><td>{@code key-header}</td><td>a header name</td><td>{@code Idempotency-Key}</td></tr>
  * <tr><td>{@code rollout-mode}</td><td>{@code OFF}, {@code OPTIONAL}, {@code REQUIRED} or {@code DRAIN}: the mode
  *     of an operation without a row in {@code idempotency_rollout}; see {@link dev.idempotency.rollout.RolloutMode}
@@ -95,6 +97,9 @@ import java.util.Optional;
  *     risks</td><td>none: such requests get 401</td></tr>
  * <tr><td>{@code database}</td><td>{@code postgresql}, {@code mariadb}, {@code mysql} or {@code h2}; see {@code
  *     docs/engines.md}</td><td>detected from the datasource's JDBC metadata at start-up</td></tr>
+ * <tr><td>{@code schema}</td><td>{@code validate}: the filter's tables must exist at start-up, or the
+ *     deployment fails naming the DDL to run; {@code create}: missing tables are created from the jar's DDL (for
+ *     in-memory and embedded databases); {@code none}: no check</td><td>{@code validate}</td></tr>
  * <tr><td>{@code max-request-body}</td><td>bytes, at least 1024; larger bodies get 413, chunked ones
  *     included</td><td>{@code 1048576}</td></tr>
  * <tr><td>{@code max-response-body}</td><td>bytes, at least 1024; a larger response is rolled back and
@@ -114,6 +119,8 @@ import java.util.Optional;
  *     1000}</td></tr>
  * <tr><td>{@code counter-flush-interval}</td><td>ISO-8601 duration, at least PT1S: how often each node adds its
  *     outcome and keyless counts to the cluster-wide {@code idempotency_counter}</td><td>{@code PT30S}</td></tr>
+ * <tr><td>{@code encryption-keys}</td><td>{@code id=<Base64 AES key>} or {@code id=env:VARIABLE}, comma-separated;
+ *     the first seals the records of operations marked {@code encrypted}</td><td>none</td></tr>
  * <tr><td>{@code transaction-timeout}</td><td>whole seconds, ISO-8601; the JTA timeout of the filter's
  *     transactions</td><td>the container's</td></tr>
  * </table>
@@ -131,7 +138,13 @@ import java.util.Optional;
  * key gets the stored response. Expired records are purged on the container's scheduler.
  *
  * <p>Operations are matched on the container's decoded path (servlet path plus path info), ignoring one
- * trailing slash. Asynchronous processing ({@code startAsync}) is refused on covered requests, because
+ * trailing slash. An operation with parameter conditions reads them as {@code getParameter} would, from the
+ * query string and an {@code application/x-www-form-urlencoded} body, which it reads once and hands on; a
+ * request to its path that meets no entry's conditions passes untouched. Code that commits, rolls back or begins
+ * transactions itself cannot join the filter's transaction: its keyed requests get {@code 500
+ * application-manages-transactions}. Responses go out with the status, headers and {@code Content-Type} the
+ * application set; text it wrote through a writer goes through the container's writer again, so each container
+ * labels and frames it as it would without the filter. Asynchronous processing ({@code startAsync}) is refused on covered requests, because
  * the response must be complete before the transaction commits. Every error the filter answers itself is
  * an RFC 9457 {@code application/problem+json} whose {@code type} is listed in {@code docs/errors.md}.
  *

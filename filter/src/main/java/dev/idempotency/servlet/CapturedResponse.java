@@ -18,8 +18,9 @@ import java.util.TreeMap;
  * @param errorMessage the message given to {@code sendError}, or {@code null} if the application did not
  *     call it
  * @param overflowed whether the body outgrew the capture limit, so {@code body} is incomplete
- * @param writerCharset the charset of the writer the body was written through, or {@code null} if it was
- *     written as bytes
+ * @param writerCharset the charset of the writer the application wrote the body through, to send it through
+ *     the container's writer again; {@code null} to send it as bytes (it was written as bytes, or through a
+ *     writer an included resource asked for first, which the container does not label either)
  */
 public record CapturedResponse(
         int status,

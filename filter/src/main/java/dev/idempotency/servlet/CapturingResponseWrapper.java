@@ -57,6 +57,11 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
     private String characterEncoding;
     /** The charset of the writer, fixed when the application asked for it; {@code null} before. */
     private String writerCharset;
+    /**
+     * Whether the writer was first asked for by an included resource: a container does not label the text
+     * with its charset then (the include may not change headers), so it is sent as bytes, unlabelled too.
+     */
+    private boolean writerFromInclude;
 
     private ServletOutputStream outputStream;
     private PrintWriter writer;
@@ -93,7 +98,8 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
         for (String name : headerOrder) {
             all.put(name, List.copyOf(headers.get(name)));
         }
-        return new CapturedResponse(status, all, body.toByteArray(), errorMessage, overflowed, writerCharset);
+        return new CapturedResponse(
+                status, all, body.toByteArray(), errorMessage, overflowed, writerFromInclude ? null : writerCharset);
     }
 
     // Status
@@ -325,6 +331,7 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
         }
         if (writer == null) {
             writerCharset = getCharacterEncoding();
+            writerFromInclude = including();
             writer = new PrintWriter(new OutputStreamWriter(new HeldBody(), Charset.forName(writerCharset)));
         }
         return writer;
@@ -352,6 +359,7 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
         mediaType = null;
         characterEncoding = null;
         writerCharset = null;
+        writerFromInclude = false;
         // As on a real response, reset() also forgets whether getWriter or getOutputStream was used.
         writer = null;
         outputStream = null;

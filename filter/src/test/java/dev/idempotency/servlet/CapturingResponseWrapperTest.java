@@ -546,5 +546,44 @@ class CapturingResponseWrapperTest {
         assertEquals(200, captured.status());
         assertEquals(Map.of("Content-Type", List.of("text/html")), captured.headers());
         assertEquals("<p>included</p>", new String(captured.body(), StandardCharsets.ISO_8859_1));
+        assertEquals("ISO-8859-1", captured.writerCharset(), "the application's own writer is sent as a writer");
+    }
+
+    @Test
+    void theCapturedContentTypeIsTheApplicationsWithoutTheWritersImplicitCharset() throws Exception {
+        wrapper.setContentType("text/html");
+        wrapper.getWriter().print("é");
+
+        assertEquals("text/html;charset=ISO-8859-1", wrapper.getContentType(), "as a real response reports it");
+        CapturedResponse captured = wrapper.captured();
+        assertEquals(List.of("text/html"), captured.headers().get("Content-Type"));
+        assertEquals("ISO-8859-1", captured.writerCharset());
+        assertArrayEquals(new byte[] {(byte) 0xE9}, captured.body());
+    }
+
+    @Test
+    void theWriterUsesTheContainersDefaultCharsetWhenTheApplicationNamesNone() throws Exception {
+        HttpServletResponse utf8ByDefault = proxies.of(
+                HttpServletResponse.class, Map.<String, StrictProxy.Answer>of("getCharacterEncoding", args -> "UTF-8"));
+        CapturingResponseWrapper capture = new CapturingResponseWrapper(utf8ByDefault, 1024);
+
+        capture.getWriter().print("é");
+
+        assertEquals("UTF-8", capture.captured().writerCharset());
+        assertArrayEquals(
+                "é".getBytes(StandardCharsets.UTF_8), capture.captured().body());
+    }
+
+    @Test
+    void aWriterFirstAskedForByAnIncludedResourceIsSentAsBytes() throws Exception {
+        ServletRequest including = proxies.of(
+                ServletRequest.class,
+                Map.<String, StrictProxy.Answer>of("getAttribute", args -> "/shop/WEB-INF/page.jsp"));
+        CapturingResponseWrapper capture = new CapturingResponseWrapper(client, 1024, including);
+
+        capture.getWriter().print("<p>page</p>");
+
+        assertNull(capture.captured().writerCharset());
+        assertEquals("<p>page</p>", new String(capture.captured().body(), StandardCharsets.ISO_8859_1));
     }
 }
