@@ -67,63 +67,13 @@ import java.util.Optional;
  * init-params, and names its file with the {@code config-file} init-param. A setting given in both places is
  * an error. An unknown or malformed setting fails the deployment with a message that names it.
  *
- * <table>
- * <caption>Settings</caption>
- * <tr><th>name</th><th>format</th><th>default</th></tr>
- * <tr><td>{@code operations}</td><td>one {@code METHOD /path/{var} = name:version} per line (or separated by
- *     {@code ;}); {@code /} is the context root; the path may end in parameter conditions, {@code
- *     POST /app?action=buy = buy:v1}, so that front-controller actions share a path; optionally followed by the
- *     operation's own {@code retention=P7D}, {@code encrypted} and {@code replay-roles=a|b}; GET, HEAD, OPTIONS
- *     and TRACE are refused</td><td>required</td></tr>
- * <tr><td>{@code key-header}</td><td>a header name</td><td>{@code Idempotency-Key}</td></tr>
- * <tr><td>{@code rollout-mode}</td><td>{@code OFF}, {@code OPTIONAL}, {@code REQUIRED} or {@code DRAIN}: the mode
- *     of an operation without a row in {@code idempotency_rollout}; see {@link dev.idempotency.rollout.RolloutMode}
- *     </td><td>{@code OPTIONAL}</td></tr>
- * <tr><td>{@code rollout-refresh}</td><td>ISO-8601 duration, PT1S to PT10M: how long a node caches the modes, so
- *     the delay before a switch reaches every node</td><td>{@code PT5S}</td></tr>
- * <tr><td>{@code keyless-sunset}</td><td>ISO-8601 instant; announced to keyless clients in a {@code Sunset}
- *     header under OPTIONAL</td><td>none</td></tr>
- * <tr><td>{@code keyless-link}</td><td>URI or absolute path of the migration guide for keyless clients, sent as
- *     {@code Link: <...>; rel="describedby"} under OPTIONAL</td><td>none</td></tr>
- * <tr><td>{@code keyless-log-interval}</td><td>ISO-8601 duration, at least PT10S: how often the keyless summary
- *     is logged</td><td>{@code PT5M}</td></tr>
- * <tr><td>{@code datasource}</td><td>JNDI name of the application's JTA datasource, for a WAR without a JTA
- *     persistence unit; not with {@code persistence-unit}</td><td>the {@code jta-data-source} of the WAR's JTA
- *     unit</td></tr>
- * <tr><td>{@code persistence-unit}</td><td>name of the JTA persistence unit whose datasource the records share,
- *     when the WAR has several</td><td>the WAR's only JTA unit</td></tr>
- * <tr><td>{@code scope-header}</td><td>a header name: a trusted gateway's header naming the caller, the scope of
- *     keyed requests without a principal ({@code header:<value>}); see {@code docs/getting-started.md} for the
- *     risks</td><td>none: such requests get 401</td></tr>
- * <tr><td>{@code database}</td><td>{@code postgresql}, {@code mariadb}, {@code mysql} or {@code h2}; see {@code
- *     docs/engines.md}</td><td>detected from the datasource's JDBC metadata at start-up</td></tr>
- * <tr><td>{@code schema}</td><td>{@code validate}: the filter's tables must exist at start-up, or the
- *     deployment fails naming the DDL to run; {@code create}: missing tables are created from the jar's DDL (for
- *     in-memory and embedded databases); {@code none}: no check</td><td>{@code validate}</td></tr>
- * <tr><td>{@code max-request-body}</td><td>bytes, at least 1024; larger bodies get 413, chunked ones
- *     included</td><td>{@code 1048576}</td></tr>
- * <tr><td>{@code max-response-body}</td><td>bytes, at least 1024; a larger response is rolled back and
- *     answered 500, never stored truncated</td><td>{@code 1048576}</td></tr>
- * <tr><td>{@code stored-headers}</td><td>comma-separated header names replayed with a stored response;
- *     {@code Set-Cookie}, {@code WWW-Authenticate} and {@code Authorization} are refused</td><td>{@code
- *     Content-Type, Location}</td></tr>
- * <tr><td>{@code storable-statuses}</td><td>{@code 2xx}, optionally {@code 3xx} and final 4xx refusals, such
- *     as {@code 2xx, 409}</td><td>{@code 2xx}</td></tr>
- * <tr><td>{@code retention}</td><td>ISO-8601 duration, at least {@code PT1M} and at least {@code
- *     transaction-timeout}; sets each record's {@code expires_at}</td><td>{@code PT24H}</td></tr>
- * <tr><td>{@code lock-timeout}</td><td>whole seconds, ISO-8601; how long a duplicate waits for the request
- *     holding its key before it gets 409</td><td>{@code PT10S}</td></tr>
- * <tr><td>{@code purge-interval}</td><td>ISO-8601 duration, at least PT1S: how often each node deletes expired
- *     records, on the container's {@code ManagedScheduledExecutorService}</td><td>{@code PT15M}</td></tr>
- * <tr><td>{@code purge-batch-size}</td><td>1 to 100000: expired records deleted per short transaction</td><td>{@code
- *     1000}</td></tr>
- * <tr><td>{@code counter-flush-interval}</td><td>ISO-8601 duration, at least PT1S: how often each node adds its
- *     outcome and keyless counts to the cluster-wide {@code idempotency_counter}</td><td>{@code PT30S}</td></tr>
- * <tr><td>{@code encryption-keys}</td><td>{@code id=<Base64 AES key>} or {@code id=env:VARIABLE}, comma-separated;
- *     the first seals the records of operations marked {@code encrypted}</td><td>none</td></tr>
- * <tr><td>{@code transaction-timeout}</td><td>whole seconds, ISO-8601; the JTA timeout of the filter's
- *     transactions</td><td>the container's</td></tr>
- * </table>
+ * <p>Every setting, with its format, default and bounds, is declared once in {@link
+ * dev.idempotency.config.Settings} and described in {@code docs/configuration.md}, whose settings table a test
+ * holds to those declarations. The ones most adopters set: {@code operations} (one {@code METHOD /path/{var} =
+ * name:version} per line; {@code /} is the context root; {@code POST /app?action=buy} covers one action of a
+ * front controller), {@code scope-header} (for applications without login), {@code datasource} or {@code
+ * persistence-unit} (when the WAR has no single JTA unit), {@code schema} ({@code validate} by default; {@code
+ * create} for an application's own in-memory database) and {@code rollout-mode}.
  *
  * <h2>Filter order and transactions</h2>
  *

@@ -1,6 +1,7 @@
 package dev.idempotency.internal;
 
 import dev.idempotency.ConfigurationException;
+import dev.idempotency.config.Settings;
 import dev.idempotency.config.SettingsParser;
 import java.util.HashMap;
 import java.util.Map;
@@ -40,7 +41,7 @@ final class MicroProfileSettings {
      */
     static boolean namesOperations(ClassLoader application) {
         return ConfigProvider.getConfig(application)
-                .getOptionalValue(PREFIX + SettingsParser.INIT_PARAM_OPERATIONS, String.class)
+                .getOptionalValue(PREFIX + Settings.OPERATIONS.name(), String.class)
                 .isPresent();
     }
 

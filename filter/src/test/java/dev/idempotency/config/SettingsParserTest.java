@@ -450,6 +450,20 @@ class SettingsParserTest {
     }
 
     @Test
+    void theStartUpLineShowsDefaultsInWordsAndKeysByIdOnly() {
+        Map<String, String> settings = new HashMap<>();
+        settings.put("operations", DEBITS + " encrypted");
+        settings.put("encryption-keys", "k1=" + "A".repeat(43) + "=");
+        String text = SettingsParser.parse(settings).toString();
+
+        assertTrue(text.contains("encryption-keys=ids [k1] (sealing with k1)"), text);
+        assertFalse(text.contains("AAAA"), text);
+        assertTrue(text.contains("transaction-timeout=the container's default"), text);
+        assertTrue(text.contains("datasource=the jta-data-source of the WAR's JTA persistence unit"), text);
+        assertTrue(text.contains("lock-timeout=PT10S"), text);
+    }
+
+    @Test
     void describesTheConfigurationInOneLine() {
         String text = SettingsParser.parse(with("rollout-mode", "drain")).toString();
 
