@@ -5,12 +5,9 @@ import dev.idempotency.RequestInProgressException;
 import dev.idempotency.StoreException;
 import dev.idempotency.canonical.RequestCanonicalizer;
 import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.store.ProcessedMessageStore;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
@@ -53,18 +50,21 @@ import javax.sql.DataSource;
  */
 public final class ProcessedMessages {
     private static final Logger LOG = Logger.getLogger(ProcessedMessages.class.getName());
-    private static final int MAX_CLAIM_ATTEMPTS = 3;
+    /**
+     * How long a concurrent delivery of the same message waits for the first one's transaction; past it, its own
+     * transaction rolls back and the broker delivers it again later.
+     */
+    static final Duration REDELIVERY_WAIT = Duration.ofSeconds(30);
+
     private static final String TRANSACTION_REGISTRY = "java:comp/TransactionSynchronizationRegistry";
 
     /** One detection per datasource; weak, so a redeployed application's datasource can go. */
     private static final Map<DataSource, SqlDialect> DIALECTS = Collections.synchronizedMap(new WeakHashMap<>());
 
-    private final DataSource dataSource;
-    private final SqlDialect dialect;
+    private final ProcessedMessageStore store;
 
     private ProcessedMessages(DataSource dataSource, SqlDialect dialect) {
-        this.dataSource = dataSource;
-        this.dialect = dialect;
+        this.store = new ProcessedMessageStore(dataSource, dialect);
     }
 
     /**
@@ -82,6 +82,8 @@ public final class ProcessedMessages {
      *
      * @return true the first time, when the caller must apply the effect; false for a redelivery
      * @throws IllegalStateException if no transaction is active: the record must share the effect's
+     * @throws RequestInProgressException if a concurrent delivery of the same message still holds it after 30
+     *     seconds; let the transaction roll back, and the broker delivers the message again
      * @throws StoreException if the database failed
      */
     public boolean markProcessed(String subscriber, String messageId, String localObject) {
@@ -110,14 +112,7 @@ public final class ProcessedMessages {
      * @throws StoreException if the database failed
      */
     public int purgeProcessedBefore(Duration retention, int maxRows) {
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement purge = connection.prepareStatement(dialect.purgeProcessedMessagesStatement())) {
-            purge.setLong(1, retention.toSeconds());
-            purge.setInt(2, maxRows);
-            return purge.executeUpdate();
-        } catch (SQLException e) {
-            throw new StoreException("purging processed messages failed: " + e.getMessage(), e);
-        }
+        return store.purgeProcessedBefore(retention, maxRows);
     }
 
     private boolean claim(String subscriber, String messageId, String localObject, String payload) {
@@ -127,48 +122,12 @@ public final class ProcessedMessages {
             throw new IllegalArgumentException("a message id must not be empty");
         }
         requireActiveTransaction();
-        try (Connection connection = dataSource.getConnection()) {
-            for (int attempt = 1; attempt <= MAX_CLAIM_ATTEMPTS; attempt++) {
-                if (insert(connection, subscriber, messageId, payload, localObject) == 1) {
-                    return true;
-                }
-                // A separate statement sees a concurrent winner's row that the INSERT's snapshot could not
-                // (the chapter's Read Committed rule).
-                Optional<Optional<String>> stored = storedPayload(connection, subscriber, messageId);
-                if (stored.isPresent()) {
-                    requireSamePayload(subscriber, messageId, stored.get().orElse(null), payload);
-                    return false;
-                }
-            }
-        } catch (SQLException e) {
-            throw new StoreException(
-                    "recording message " + messageId + " of " + subscriber + " failed: " + e.getMessage(), e);
+        Optional<Optional<String>> stored = store.claim(subscriber, messageId, payload, localObject, REDELIVERY_WAIT);
+        if (stored.isEmpty()) {
+            return true;
         }
-        throw new RequestInProgressException("message " + messageId + " of " + subscriber
-                + " was recorded but vanished " + MAX_CLAIM_ATTEMPTS + " times in a row");
-    }
-
-    private int insert(Connection connection, String subscriber, String messageId, String payload, String localObject)
-            throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement(dialect.claimMessageStatement())) {
-            insert.setString(1, subscriber);
-            insert.setString(2, messageId);
-            insert.setString(3, payload);
-            insert.setString(4, localObject);
-            return insert.executeUpdate();
-        }
-    }
-
-    /** Empty if there is no row; otherwise the stored payload, which may itself be absent. */
-    private Optional<Optional<String>> storedPayload(Connection connection, String subscriber, String messageId)
-            throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(dialect.selectMessagePayloadStatement())) {
-            select.setString(1, subscriber);
-            select.setString(2, messageId);
-            try (ResultSet row = select.executeQuery()) {
-                return row.next() ? Optional.of(Optional.ofNullable(row.getString(1))) : Optional.empty();
-            }
-        }
+        requireSamePayload(subscriber, messageId, stored.get().orElse(null), payload);
+        return false;
     }
 
     private static void requireActiveTransaction() {

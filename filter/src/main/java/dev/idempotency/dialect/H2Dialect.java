@@ -14,9 +14,8 @@ final class H2Dialect extends SqlDialect {
     /** The key columns are {@code VARCHAR(1000)} (h2.sql). */
     private static final int KEY_COLUMN_LENGTH = 1000;
 
-    @Override
-    public String name() {
-        return "H2";
+    H2Dialect(Engine engine) {
+        super(engine);
     }
 
     @Override

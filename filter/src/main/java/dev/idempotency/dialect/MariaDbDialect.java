@@ -1,5 +1,6 @@
 package dev.idempotency.dialect;
 
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -19,9 +20,19 @@ final class MariaDbDialect extends SqlDialect {
     /** The key columns are {@code VARCHAR(255)}: three of them fit InnoDB's 3072-byte index limit in utf8mb4. */
     private static final int KEY_COLUMN_LENGTH = 255;
 
+    MariaDbDialect(Engine engine) {
+        super(engine);
+    }
+
+    /** A schema is a database here: {@code CREATE SCHEMA} makes one, and the connection's catalog selects it. */
     @Override
-    public String name() {
-        return "MariaDB";
+    public void useSchema(Connection connection, String schema) throws SQLException {
+        connection.setCatalog(schema);
+    }
+
+    @Override
+    public String dropSchemaStatement(String schema) {
+        return "DROP SCHEMA " + schema;
     }
 
     @Override

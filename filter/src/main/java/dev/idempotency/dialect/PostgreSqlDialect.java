@@ -8,9 +8,9 @@ import java.sql.SQLException;
  * (the first rolled back) or skips (it committed).
  */
 final class PostgreSqlDialect extends SqlDialect {
-    @Override
-    public String name() {
-        return "PostgreSQL";
+
+    PostgreSqlDialect(Engine engine) {
+        super(engine);
     }
 
     @Override

@@ -21,11 +21,14 @@ import javax.sql.DataSource;
  * <p>Stateless and thread-safe.
  */
 public abstract class SqlDialect {
-    /** The values of the {@code database} setting, which overrides detection. */
-    public static final List<String> SETTING_VALUES = List.of("postgresql", "mariadb", "mysql", "h2");
+    private final Engine engine;
 
-    private static final String SUPPORTED = "PostgreSQL 13 or later, MariaDB 10.11 or later, MySQL 8.4 (with the"
-            + " MariaDB SQL, tested against MariaDB only) and H2 2.x; see docs/engines.md";
+    SqlDialect(Engine engine) {
+        this.engine = engine;
+    }
+
+    /** The values of the {@code database} setting, which overrides detection. */
+    public static final List<String> SETTING_VALUES = Engine.settingValues();
 
     /** What a failed statement means to the store. */
     public enum Failure {
@@ -50,13 +53,10 @@ public abstract class SqlDialect {
      * @throws ConfigurationException naming the value and the supported ones
      */
     public static SqlDialect named(String database) {
-        return switch (database.trim().toLowerCase(Locale.ROOT)) {
-            case "postgresql" -> new PostgreSqlDialect();
-            case "mariadb", "mysql" -> new MariaDbDialect();
-            case "h2" -> new H2Dialect();
-            default -> throw new ConfigurationException("database must be one of " + SETTING_VALUES + ", was '"
-                    + database + "'; supported are " + SUPPORTED);
-        };
+        return Engine.named(database.trim().toLowerCase(Locale.ROOT))
+                .map(Engine::dialect)
+                .orElseThrow(() -> new ConfigurationException("database must be one of " + SETTING_VALUES + ", was '"
+                        + database + "'; supported are " + Engine.supported()));
     }
 
     /**
@@ -79,28 +79,37 @@ public abstract class SqlDialect {
 
     /** @throws ConfigurationException naming the engine and its version if it is not supported */
     static SqlDialect forProduct(String product, int major, int minor) {
-        String version = major + "." + minor;
-        SqlDialect dialect =
-                switch (product) {
-                    case "PostgreSQL" -> major >= 13 ? new PostgreSqlDialect() : null;
-                    case "MariaDB" -> major > 10 || (major == 10 && minor >= 11) ? new MariaDbDialect() : null;
-                    case "MySQL" -> major > 8 || (major == 8 && minor >= 4) ? new MariaDbDialect() : null;
-                    case "H2" -> major >= 2 ? new H2Dialect() : null;
-                    default -> null;
-                };
-        if (dialect == null) {
-            throw new ConfigurationException("the database is " + product + " " + version
-                    + ", which the idempotency filter does not support; supported are " + SUPPORTED);
-        }
-        return dialect;
+        return Engine.ofProduct(product)
+                .filter(engine -> engine.supports(major, minor))
+                .map(Engine::dialect)
+                .orElseThrow(() -> new ConfigurationException("the database is " + product + " " + major + "."
+                        + minor + ", which the idempotency filter does not support; supported are "
+                        + Engine.supported()));
     }
 
     /** The engine's name, for logs. */
-    public abstract String name();
+    public String name() {
+        return engine.productName();
+    }
+
+    /**
+     * Makes {@code schema} the one unqualified table names resolve in, on this connection: for the store check,
+     * which works in a scratch schema of its own.
+     */
+    public void useSchema(Connection connection, String schema) throws SQLException {
+        // An unquoted name is stored upper-case by some engines (H2), and setSchema takes the stored name.
+        boolean upperCase = connection.getMetaData().storesUpperCaseIdentifiers();
+        connection.setSchema(upperCase ? schema.toUpperCase(Locale.ROOT) : schema);
+    }
+
+    /** Drops a schema and every table in it. */
+    public String dropSchemaStatement(String schema) {
+        return "DROP SCHEMA " + schema + " CASCADE";
+    }
 
     /** The class path resource of this engine's DDL, shipped in the filter's jar. */
     public String ddlResource() {
-        return "META-INF/idempotency/" + name().toLowerCase(Locale.ROOT) + ".sql";
+        return engine.ddlResource();
     }
 
     /**

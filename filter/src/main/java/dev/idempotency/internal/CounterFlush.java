@@ -8,7 +8,6 @@ import dev.idempotency.store.CounterStore;
 import dev.idempotency.tx.JtaTransaction;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -52,18 +51,17 @@ final class CounterFlush implements Runnable {
         if (increments.isEmpty()) {
             return;
         }
-        transaction.begin(Optional.empty());
         try {
-            store.add(increments);
-            transaction.commit();
+            transaction.inTransaction(() -> {
+                store.add(increments);
+                return null;
+            });
             flushed.putAll(current);
         } catch (RuntimeException e) {
             LOG.log(
                     Level.WARNING,
                     "adding this node's counts to idempotency_counter failed; the next flush adds them",
                     e);
-        } finally {
-            transaction.rollback();
         }
     }
 

@@ -3,7 +3,6 @@ package dev.idempotency.internal;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.store.RequestResultStore;
 import dev.idempotency.tx.JtaTransaction;
-import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
@@ -49,13 +48,6 @@ final class ExpiredRecordPurge implements Runnable {
     }
 
     private int purgeOneBatch() {
-        transaction.begin(Optional.empty());
-        try {
-            int deleted = store.purgeExpired(batchSize);
-            transaction.commit();
-            return deleted;
-        } finally {
-            transaction.rollback();
-        }
+        return transaction.inTransaction(() -> store.purgeExpired(batchSize));
     }
 }

@@ -169,14 +169,7 @@ public final class FilterRuntime {
      * @return how many records were deleted
      */
     public int eraseScope(String scope) {
-        transaction.begin(Optional.empty());
-        try {
-            int erased = records.deleteScope(scope);
-            transaction.commit();
-            return erased;
-        } finally {
-            transaction.rollback();
-        }
+        return transaction.inTransaction(() -> records.deleteScope(scope));
     }
 
     /** This node's outcome counters, also published over JMX. */

@@ -2,7 +2,6 @@ package dev.idempotency.internal;
 
 import dev.idempotency.IdempotencyRecords;
 import dev.idempotency.RequestInProgressException;
-import dev.idempotency.TransactionConflictException;
 import dev.idempotency.canonical.CanonicalRequest;
 import dev.idempotency.canonical.RequestCanonicalizer;
 import dev.idempotency.config.IdempotencyConfig;
@@ -25,6 +24,7 @@ import dev.idempotency.store.RequestResultId;
 import dev.idempotency.store.RequestResultStore;
 import dev.idempotency.store.StoredRecord;
 import dev.idempotency.store.StoredResponse;
+import dev.idempotency.store.TransactionConflictException;
 import dev.idempotency.tx.JtaTransaction;
 import dev.idempotency.tx.TransactionControlAttempt;
 import jakarta.servlet.FilterChain;

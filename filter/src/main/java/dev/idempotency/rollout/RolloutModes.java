@@ -74,24 +74,23 @@ public final class RolloutModes {
      * own transaction, so it must not be called inside another one.
      */
     public void change(String operation, RolloutMode mode, String changedBy) {
-        transaction.begin(Optional.empty());
         try {
-            try (Connection connection = dataSource.getConnection()) {
-                for (String statement :
-                        new String[] {dialect.upsertRolloutStatement(), dialect.insertRolloutHistoryStatement()}) {
-                    try (PreparedStatement write = connection.prepareStatement(statement)) {
-                        write.setString(1, operation);
-                        write.setString(2, mode.name());
-                        write.setString(3, changedBy);
-                        write.executeUpdate();
+            transaction.inTransaction(() -> {
+                try (Connection connection = dataSource.getConnection()) {
+                    for (String statement :
+                            new String[] {dialect.upsertRolloutStatement(), dialect.insertRolloutHistoryStatement()}) {
+                        try (PreparedStatement write = connection.prepareStatement(statement)) {
+                            write.setString(1, operation);
+                            write.setString(2, mode.name());
+                            write.setString(3, changedBy);
+                            write.executeUpdate();
+                        }
                     }
                 }
-            }
-            transaction.commit();
+                return null;
+            });
         } catch (SQLException e) {
             throw new StoreException("switching the rollout mode of " + operation + " failed: " + e.getMessage(), e);
-        } finally {
-            transaction.rollback();
         }
         LOG.info(() -> "rollout of " + operation + " switched to " + mode + " by " + changedBy);
         // Stale, not forgotten: if the next read fails, the modes read before stay in force.

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.idempotency.RequestInProgressException;
 import dev.idempotency.StoreException;
-import dev.idempotency.TransactionConflictException;
 import dev.idempotency.dialect.SqlDialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -35,24 +34,20 @@ public final class RequestResultStore {
      */
     private static final String WRITER_CHARSET = ":writer-charset";
 
-    /** A vanished winner is rare (purge, or a competitor rolled back twice); three tries is plenty. */
-    static final int MAX_CLAIM_ATTEMPTS = 3;
-
     /** A purge batch that cannot finish in this long gives up; nothing is lost, the next run tries again. */
     static final int PURGE_STATEMENT_TIMEOUT_SECONDS = 10;
-
-    /** How often a claim on an engine that does not wait (H2) looks again at a key another transaction holds. */
-    static final long BUSY_KEY_PAUSE_MILLIS = 50;
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<LinkedHashMap<String, List<String>>> HEADERS = new TypeReference<>() {};
 
     private final DataSource dataSource;
     private final SqlDialect dialect;
+    private final ClaimLoop claimLoop;
 
     public RequestResultStore(DataSource dataSource, SqlDialect dialect) {
         this.dataSource = dataSource;
         this.dialect = dialect;
+        this.claimLoop = new ClaimLoop(dialect);
     }
 
     /**
@@ -60,94 +55,38 @@ public final class RequestResultStore {
      * at most {@code maxWait} while another transaction holds an uncommitted claim on the same identity.
      *
      * @throws RequestInProgressException if the holder is still running after {@code maxWait}, or the key
-     *     stayed taken but unreadable for {@value #MAX_CLAIM_ATTEMPTS} attempts; the transaction must roll back
+     *     stayed taken but unreadable for {@value ClaimLoop#MAX_ATTEMPTS} attempts; the transaction must roll back
      * @throws TransactionConflictException if the database aborted the transaction to keep its isolation
      *     level; the caller may retry in a new transaction
      * @throws StoreException if the database failed otherwise
      */
     public ClaimOutcome claim(RequestResultId id, String canonicalRequest, Duration retention, Duration maxWait) {
         requireFitsKeyColumns(id);
-        long deadline = System.nanoTime() + maxWait.toNanos();
         try (Connection connection = dataSource.getConnection()) {
-            for (int attempt = 1; attempt <= MAX_CLAIM_ATTEMPTS; ) {
-                Optional<Integer> inserted =
-                        insertClaim(connection, id, canonicalRequest, retention, maxWait, deadline);
-                if (inserted.isEmpty()) {
-                    continue; // the key is busy on an engine that does not wait; tried again after a pause
-                }
-                if (inserted.get() == 1) {
-                    return new ClaimOutcome.Claimed();
-                }
-                // Taken: the winner is read by a separate statement, because the insert's snapshot may not hold
-                // its row (PostgreSQL's Read Committed rule, "INSERT ... ON CONFLICT"; MariaDB reads it with a
-                // locking read for the same reason under Repeatable Read).
-                Optional<StoredRecord> existing = find(connection, id);
-                if (existing.isPresent()) {
-                    return new ClaimOutcome.Existing(existing.get());
-                }
-                attempt++;
-            }
+            Optional<StoredRecord> winner = claimLoop.claim(
+                    connection,
+                    dialect.claimStatement(),
+                    new ClaimLoop.Statements<>() {
+                        @Override
+                        public void bindInsert(PreparedStatement claim) throws SQLException {
+                            claim.setString(1, id.scope());
+                            claim.setString(2, id.operation());
+                            claim.setString(3, id.requestKey());
+                            claim.setString(4, canonicalRequest);
+                            claim.setLong(5, retention.toSeconds());
+                        }
+
+                        @Override
+                        public Optional<StoredRecord> findWinner(Connection connection) throws SQLException {
+                            return find(connection, id);
+                        }
+                    },
+                    maxWait,
+                    "the key " + id);
+            return winner.<ClaimOutcome>map(ClaimOutcome.Existing::new).orElseGet(ClaimOutcome.Claimed::new);
         } catch (SQLException e) {
             throw failure("claiming " + id, e);
         }
-        throw new RequestInProgressException(
-                "the key " + id + " was taken but its record vanished " + MAX_CLAIM_ATTEMPTS + " times in a row");
-    }
-
-    /**
-     * @return the rows inserted (1 claimed, 0 taken), or empty when the engine answered at once that another
-     *     transaction holds the key and the caller should try again; it has then already paused
-     */
-    private Optional<Integer> insertClaim(
-            Connection connection,
-            RequestResultId id,
-            String canonicalRequest,
-            Duration retention,
-            Duration maxWait,
-            long deadline)
-            throws SQLException {
-        try (PreparedStatement claim = connection.prepareStatement(dialect.claimStatement())) {
-            claim.setString(1, id.scope());
-            claim.setString(2, id.operation());
-            claim.setString(3, id.requestKey());
-            claim.setString(4, canonicalRequest);
-            claim.setLong(5, retention.toSeconds());
-            // A JDBC query timeout bounds only this statement's wait on the unique index; unlike SET LOCAL
-            // lock_timeout it costs no extra round trip and leaves the application's own lock waits alone.
-            claim.setQueryTimeout((int) Math.min(Math.max(1, maxWait.toSeconds()), Integer.MAX_VALUE));
-            return Optional.of(claim.executeUpdate());
-        } catch (SQLException e) {
-            switch (dialect.classify(e)) {
-                case WAIT_TIMEOUT -> throw inProgress(id, maxWait);
-                case DUPLICATE_KEY -> {
-                    // Committed between the engine's check and its insert: taken, like a skipped insert.
-                    return Optional.of(0);
-                }
-                case KEY_BUSY -> {
-                    pauseBeforeRetry(id, maxWait, deadline);
-                    return Optional.empty();
-                }
-                default -> throw e;
-            }
-        }
-    }
-
-    /** Waits a little for the holder of the key to finish, as engines that block on the index do by themselves. */
-    private static void pauseBeforeRetry(RequestResultId id, Duration maxWait, long deadline) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-            throw inProgress(id, maxWait);
-        }
-        try {
-            Thread.sleep(Math.max(1, Math.min(BUSY_KEY_PAUSE_MILLIS, left / 1_000_000)));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw inProgress(id, maxWait);
-        }
-    }
-
-    private static RequestInProgressException inProgress(RequestResultId id, Duration maxWait) {
-        return new RequestInProgressException("the key " + id + " is held by a request still running after " + maxWait);
     }
 
     /**

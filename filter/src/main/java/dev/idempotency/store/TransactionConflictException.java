@@ -1,4 +1,6 @@
-package dev.idempotency;
+package dev.idempotency.store;
+
+import dev.idempotency.IdempotencyException;
 
 /**
  * The database aborted the transaction to keep a stronger isolation level (a serialization failure or a

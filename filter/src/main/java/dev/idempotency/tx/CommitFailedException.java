@@ -1,4 +1,6 @@
-package dev.idempotency;
+package dev.idempotency.tx;
+
+import dev.idempotency.IdempotencyException;
 
 /**
  * The transaction that held the application's effect and its record did not commit. Nothing of it is

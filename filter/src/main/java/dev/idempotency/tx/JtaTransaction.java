@@ -1,6 +1,5 @@
 package dev.idempotency.tx;
 
-import dev.idempotency.CommitFailedException;
 import jakarta.transaction.NotSupportedException;
 import jakarta.transaction.Status;
 import jakarta.transaction.SystemException;
@@ -51,6 +50,31 @@ public final class JtaTransaction {
                     e);
         } catch (SystemException e) {
             throw new IllegalStateException("the transaction manager could not begin a transaction", e);
+        }
+    }
+
+    /** Work done in a transaction of its own. */
+    @FunctionalInterface
+    public interface Work<T, E extends Exception> {
+        T run() throws E;
+    }
+
+    /**
+     * Runs {@code work} in a transaction of its own, with the container's default timeout: committed if the work
+     * returns, rolled back if it throws. For the filter's housekeeping (purge, counters, rollout switches,
+     * erasure); requests have their own boundary, where the claim may be retried.
+     *
+     * @throws E what the work threw, after the rollback
+     * @throws CommitFailedException if the commit failed
+     */
+    public <T, E extends Exception> T inTransaction(Work<T, E> work) throws E {
+        begin(Optional.empty());
+        try {
+            T result = work.run();
+            commit();
+            return result;
+        } finally {
+            rollback();
         }
     }
 

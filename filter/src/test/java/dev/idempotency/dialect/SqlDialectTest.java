@@ -15,7 +15,7 @@ class SqlDialectTest {
         assertEquals("PostgreSQL", SqlDialect.forProduct("PostgreSQL", 18, 6).name());
         assertEquals("MariaDB", SqlDialect.forProduct("MariaDB", 11, 4).name());
         assertEquals("MariaDB", SqlDialect.forProduct("MariaDB", 10, 11).name());
-        assertEquals("MariaDB", SqlDialect.forProduct("MySQL", 8, 4).name());
+        assertEquals("MySQL", SqlDialect.forProduct("MySQL", 8, 4).name());
         assertEquals("H2", SqlDialect.forProduct("H2", 2, 5).name());
     }
 

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.RequestInProgressException;
 import dev.idempotency.StoreException;
-import dev.idempotency.TransactionConflictException;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.testing.StrictProxy;
 import java.sql.Connection;

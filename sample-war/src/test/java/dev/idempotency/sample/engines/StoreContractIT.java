@@ -131,6 +131,54 @@ abstract class StoreContractIT {
         assertEquals("first", post("message", Map.of("subscriber", "other", "id", id, "payload", "{\"amount\": 1}")));
     }
 
+    @Test
+    void concurrentRedeliveriesOfOneMessageApplyItOnce() throws Exception {
+        String id = newKey();
+        // Longer than H2's own two-second lock timeout, so the shared claim loop carries the wait on H2.
+        CompletableFuture<String> first = messageLater(id, 2_500, "commit", 0);
+        CompletableFuture<String> redelivery = messageLater(id, 0, "commit", 300);
+
+        assertEquals("first", first.get());
+        assertEquals("redelivery", redelivery.get());
+        assertEquals(1, engine().count("SELECT count(*) FROM processed_message WHERE message_id = ?", id));
+    }
+
+    @Test
+    void aRedeliveryWaitingOnADeliveryThatRollsBackAppliesItItself() throws Exception {
+        String id = newKey();
+        CompletableFuture<String> first = messageLater(id, 1_500, "rollback", 0);
+        CompletableFuture<String> redelivery = messageLater(id, 0, "commit", 300);
+
+        assertEquals("first", first.get());
+        assertEquals("first", redelivery.get());
+        assertEquals(1, engine().count("SELECT count(*) FROM processed_message WHERE message_id = ?", id));
+    }
+
+    private CompletableFuture<String> messageLater(String id, long hold, String end, long delay) {
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        Thread.sleep(delay);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return post(
+                            "message",
+                            Map.of(
+                                    "subscriber",
+                                    "contract",
+                                    "id",
+                                    id,
+                                    "payload",
+                                    "{\"amount\": 1}",
+                                    "hold",
+                                    Long.toString(hold),
+                                    "end",
+                                    end));
+                },
+                CLIENTS);
+    }
+
     private static String newKey() {
         return UUID.randomUUID().toString();
     }

@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import javax.naming.InitialContext;
 import javax.sql.DataSource;
 
@@ -33,8 +34,9 @@ import javax.sql.DataSource;
  *       for {@code hold} ms and commits a 200 response {@code done:<key>} ({@code end=commit}) or rolls back;
  *       answers {@code claimed}, {@code existing <request> <status> <body>} or {@code in-progress}.
  *   <li>{@code POST purge?batch}: deletes expired records in one transaction; answers the count.
- *   <li>{@code POST message?subscriber&id&payload}: the consumer's claim; answers {@code first}, {@code
- *       redelivery} or {@code mismatch}.
+ *   <li>{@code POST message?subscriber&id&payload&hold&end}: the consumer's claim, then (the first time) holds it
+ *       for {@code hold} ms and commits ({@code end=commit}, the default) or rolls back; answers {@code first},
+ *       {@code redelivery}, {@code mismatch} or {@code in-progress}.
  * </ul>
  */
 @WebServlet("/contract/*")
@@ -121,10 +123,18 @@ public class StoreContractServlet extends HttpServlet {
                             "contract",
                             "application/json",
                             request.getParameter("payload").getBytes(StandardCharsets.UTF_8));
+            if (first) {
+                Thread.sleep(Long.parseLong(Objects.requireNonNullElse(request.getParameter("hold"), "0")));
+                if ("rollback".equals(request.getParameter("end"))) {
+                    return "first";
+                }
+            }
             transaction.commit();
             return first ? "first" : "redelivery";
         } catch (PayloadMismatchException e) {
             return "mismatch";
+        } catch (RequestInProgressException e) {
+            return "in-progress";
         } finally {
             if (transaction.getStatus() != jakarta.transaction.Status.STATUS_NO_TRANSACTION) {
                 transaction.rollback();

@@ -1,0 +1,108 @@
+package dev.idempotency.dialect;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The database engines the filter runs on, one entry each: the value of the {@code database} setting, how the
+ * engine is recognized from its JDBC metadata, the oldest version supported, its dialect, and its DDL. The
+ * shipped migrations (Flyway's {@code db/idempotency/flyway/<engine>/} and Liquibase's {@code
+ * db/idempotency/changelog.xml}) are generated from this list at build time ({@code MigrationResources}).
+ *
+ * <p>A new engine is a dialect class, its DDL in {@code META-INF/idempotency/}, one entry here, and one store
+ * contract subclass in the tests.
+ */
+public enum Engine {
+    POSTGRESQL("postgresql", "PostgreSQL", 13, 0, "postgresql", "PostgreSQL 13 or later", PostgreSqlDialect::new),
+    MARIADB("mariadb", "MariaDB", 10, 11, "mariadb", "MariaDB 10.11 or later", MariaDbDialect::new),
+    // MySQL runs the MariaDB SQL, and its DDL (utf8mb4_bin keys); tested against MariaDB only.
+    MYSQL(
+            "mysql",
+            "MySQL",
+            8,
+            4,
+            "mariadb",
+            "MySQL 8.4 (with the MariaDB SQL, tested against MariaDB only)",
+            MariaDbDialect::new),
+    H2("h2", "H2", 2, 0, "h2", "H2 2.x", H2Dialect::new);
+
+    private final String settingValue;
+    private final String productName;
+    private final int minMajor;
+    private final int minMinor;
+    private final String ddl;
+    private final String description;
+    private final Function<Engine, SqlDialect> dialect;
+
+    Engine(
+            String settingValue,
+            String productName,
+            int minMajor,
+            int minMinor,
+            String ddl,
+            String description,
+            Function<Engine, SqlDialect> dialect) {
+        this.settingValue = settingValue;
+        this.productName = productName;
+        this.minMajor = minMajor;
+        this.minMinor = minMinor;
+        this.ddl = ddl;
+        this.description = description;
+        this.dialect = dialect;
+    }
+
+    /** The {@code database} setting's values, in this list's order. */
+    public static List<String> settingValues() {
+        return Arrays.stream(values()).map(Engine::settingValue).toList();
+    }
+
+    /** The engine a {@code database} setting value names. */
+    public static Optional<Engine> named(String settingValue) {
+        return Arrays.stream(values())
+                .filter(engine -> engine.settingValue.equals(settingValue))
+                .findFirst();
+    }
+
+    /** The engine whose JDBC metadata says {@code productName}, whatever its version. */
+    public static Optional<Engine> ofProduct(String productName) {
+        return Arrays.stream(values())
+                .filter(engine -> engine.productName.equals(productName))
+                .findFirst();
+    }
+
+    /** Every engine, in words, for messages that list what is supported. */
+    static String supported() {
+        return String.join(
+                        ", ", Arrays.stream(values()).map(Engine::description).toList()) + "; see docs/engines.md";
+    }
+
+    /** The value of the {@code database} setting that names this engine, such as {@code postgresql}. */
+    public String settingValue() {
+        return settingValue;
+    }
+
+    /** What {@link java.sql.DatabaseMetaData#getDatabaseProductName()} answers for this engine. */
+    public String productName() {
+        return productName;
+    }
+
+    /** Whether this version of the engine is supported. */
+    public boolean supports(int major, int minor) {
+        return major > minMajor || (major == minMajor && minor >= minMinor);
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** The class path resource of this engine's DDL, shipped in the filter's jar. */
+    public String ddlResource() {
+        return "META-INF/idempotency/" + ddl + ".sql";
+    }
+
+    public SqlDialect dialect() {
+        return dialect.apply(this);
+    }
+}

@@ -1,0 +1,127 @@
+package dev.idempotency.store;
+
+import dev.idempotency.RequestInProgressException;
+import dev.idempotency.dialect.SqlDialect;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The one claim every record uses, idempotency records and processed messages alike: insert the row unless it
+ * exists, else read the winner with a separate statement. It reads the engine's answers the same way for both:
+ * a lock wait past its bound means the holder is still running; a duplicate key raised by an insert that could
+ * not see a row committed meanwhile means taken; a key another transaction holds, answered at once by an engine
+ * that does not wait (H2), is looked at again after a pause, within the bound.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class ClaimLoop {
+    /** A vanished winner is rare (purge, or a competitor rolled back twice); three tries is plenty. */
+    static final int MAX_ATTEMPTS = 3;
+
+    /** How often a claim on an engine that does not wait (H2) looks again at a key another transaction holds. */
+    static final long BUSY_KEY_PAUSE_MILLIS = 50;
+
+    /** The two statements of one claim, on the transaction's connection. */
+    public interface Statements<T> {
+        /** Binds the claim's insert, which affects one row (claimed) or none (taken) and never fails on a duplicate. */
+        void bindInsert(PreparedStatement insert) throws SQLException;
+
+        /** The winner's row, read by a separate statement; empty if there is none (it rolled back, or was purged). */
+        Optional<T> findWinner(Connection connection) throws SQLException;
+    }
+
+    private final SqlDialect dialect;
+
+    public ClaimLoop(SqlDialect dialect) {
+        this.dialect = dialect;
+    }
+
+    /**
+     * Claims, waiting at most {@code maxWait} for a transaction that holds the same identity.
+     *
+     * @param what names the identity in exceptions, such as {@code the key [alice, debit:v1, k1]}
+     * @return empty if this transaction claimed it; the winner's row if it was taken
+     * @throws RequestInProgressException if the holder is still running after {@code maxWait}, or the identity
+     *     stayed taken but unreadable for {@value #MAX_ATTEMPTS} attempts; the transaction must roll back
+     * @throws SQLException for any other failure, never hidden
+     */
+    public <T> Optional<T> claim(
+            Connection connection, String insertSql, Statements<T> statements, Duration maxWait, String what)
+            throws SQLException {
+        long deadline = System.nanoTime() + maxWait.toNanos();
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; ) {
+            Optional<Integer> inserted = insert(connection, insertSql, statements, maxWait, deadline, what);
+            if (inserted.isEmpty()) {
+                continue; // the key is busy on an engine that does not wait; tried again after a pause
+            }
+            if (inserted.get() == 1) {
+                return Optional.empty();
+            }
+            // Taken: the winner is read by a separate statement, because the insert's snapshot may not hold its
+            // row (PostgreSQL's Read Committed rule, "INSERT ... ON CONFLICT"; MariaDB reads it with a locking
+            // read for the same reason under Repeatable Read).
+            Optional<T> winner = statements.findWinner(connection);
+            if (winner.isPresent()) {
+                return winner;
+            }
+            attempt++;
+        }
+        throw new RequestInProgressException(
+                what + " was taken but its row vanished " + MAX_ATTEMPTS + " times in a row");
+    }
+
+    /**
+     * @return the rows inserted (1 claimed, 0 taken), or empty when the engine answered at once that another
+     *     transaction holds the key and the caller should try again; it has then already paused
+     */
+    private Optional<Integer> insert(
+            Connection connection,
+            String insertSql,
+            Statements<?> statements,
+            Duration maxWait,
+            long deadline,
+            String what)
+            throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(insertSql)) {
+            statements.bindInsert(insert);
+            // A JDBC query timeout bounds only this statement's wait on the unique index; unlike SET LOCAL
+            // lock_timeout it costs no extra round trip and leaves the application's own lock waits alone.
+            insert.setQueryTimeout((int) Math.min(Math.max(1, maxWait.toSeconds()), Integer.MAX_VALUE));
+            return Optional.of(insert.executeUpdate());
+        } catch (SQLException e) {
+            switch (dialect.classify(e)) {
+                case WAIT_TIMEOUT -> throw inProgress(what, maxWait);
+                case DUPLICATE_KEY -> {
+                    // Committed between the engine's check and its insert: taken, like a skipped insert.
+                    return Optional.of(0);
+                }
+                case KEY_BUSY -> {
+                    pauseBeforeRetry(what, maxWait, deadline);
+                    return Optional.empty();
+                }
+                default -> throw e;
+            }
+        }
+    }
+
+    /** Waits a little for the holder of the key to finish, as engines that block on the index do by themselves. */
+    private static void pauseBeforeRetry(String what, Duration maxWait, long deadline) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            throw inProgress(what, maxWait);
+        }
+        try {
+            Thread.sleep(Math.max(1, Math.min(BUSY_KEY_PAUSE_MILLIS, left / 1_000_000)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw inProgress(what, maxWait);
+        }
+    }
+
+    private static RequestInProgressException inProgress(String what, Duration maxWait) {
+        return new RequestInProgressException(what + " is held by a transaction still running after " + maxWait);
+    }
+}

@@ -1,0 +1,98 @@
+package dev.idempotency.store;
+
+import dev.idempotency.RequestInProgressException;
+import dev.idempotency.StoreException;
+import dev.idempotency.dialect.SqlDialect;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * The {@code processed_message} table: the consumer's records, claimed with the same {@link ClaimLoop} as the
+ * idempotency records, in the caller's transaction. It knows nothing of messaging or JTA.
+ *
+ * <p>Thread-safe: each call borrows the current transaction's connection.
+ */
+public final class ProcessedMessageStore {
+    private final DataSource dataSource;
+    private final SqlDialect dialect;
+    private final ClaimLoop claimLoop;
+
+    public ProcessedMessageStore(DataSource dataSource, SqlDialect dialect) {
+        this.dataSource = dataSource;
+        this.dialect = dialect;
+        this.claimLoop = new ClaimLoop(dialect);
+    }
+
+    /**
+     * Records that {@code subscriber} processed {@code messageId}, unless it already has, waiting at most {@code
+     * maxWait} for a concurrent delivery of the same message.
+     *
+     * @param payload the canonical payload, or {@code null}
+     * @return empty if this transaction recorded it first; otherwise the payload stored with it, itself empty if
+     *     none was stored
+     * @throws RequestInProgressException if a concurrent delivery still holds it after {@code maxWait}
+     * @throws StoreException if the database failed
+     */
+    public Optional<Optional<String>> claim(
+            String subscriber, String messageId, String payload, String localObject, Duration maxWait) {
+        String what = "message " + messageId + " of " + subscriber;
+        try (Connection connection = dataSource.getConnection()) {
+            return claimLoop.claim(
+                    connection,
+                    dialect.claimMessageStatement(),
+                    new ClaimLoop.Statements<>() {
+                        @Override
+                        public void bindInsert(PreparedStatement insert) throws SQLException {
+                            insert.setString(1, subscriber);
+                            insert.setString(2, messageId);
+                            insert.setString(3, payload);
+                            insert.setString(4, localObject);
+                        }
+
+                        @Override
+                        public Optional<Optional<String>> findWinner(Connection connection) throws SQLException {
+                            return storedPayload(connection, subscriber, messageId);
+                        }
+                    },
+                    maxWait,
+                    what);
+        } catch (SQLException e) {
+            throw new StoreException("recording " + what + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Deletes at most {@code maxRows} records processed longer ago than {@code retention}, in the current
+     * transaction.
+     *
+     * @return how many were deleted
+     * @throws StoreException if the database failed
+     */
+    public int purgeProcessedBefore(Duration retention, int maxRows) {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement purge = connection.prepareStatement(dialect.purgeProcessedMessagesStatement())) {
+            purge.setLong(1, retention.toSeconds());
+            purge.setInt(2, maxRows);
+            return purge.executeUpdate();
+        } catch (SQLException e) {
+            throw new StoreException("purging processed messages failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Empty if there is no row; otherwise the stored payload, which may itself be absent. */
+    private Optional<Optional<String>> storedPayload(Connection connection, String subscriber, String messageId)
+            throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(dialect.selectMessagePayloadStatement())) {
+            select.setString(1, subscriber);
+            select.setString(2, messageId);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() ? Optional.of(Optional.ofNullable(row.getString(1))) : Optional.empty();
+            }
+        }
+    }
+}
