@@ -8,6 +8,7 @@ import dev.idempotency.foreign.inventory.Item;
 import dev.idempotency.foreign.ledger.Entry;
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.Database;
+import dev.idempotency.sample.support.Duplicates;
 import dev.idempotency.sample.support.PostgresExtension;
 import dev.idempotency.sample.support.TestServer;
 import java.io.File;
@@ -20,10 +21,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -135,7 +132,10 @@ class ForeignWarIT {
                     addItem("carol", UUID.randomUUID().toString(), "{\"name\": \"" + longName + "\", \"quantity\": 1}");
             assertEquals(201, large.statusCode(), large.body());
 
-            assertEquals(1, concurrentDuplicates(10, UUID.randomUUID().toString()));
+            assertEquals(
+                    1,
+                    Duplicates.sendAtOnce(
+                            10, addItemRequest("erin", UUID.randomUUID().toString(), ADD_ITEM), 201));
             assertEquals(4, itemCount(), "carol's item, dave's, the long one and one of ten duplicates");
         } finally {
             deployer.undeploy("inventory-adopted");
@@ -229,6 +229,10 @@ class ForeignWarIT {
     }
 
     private HttpResponse<String> addItem(String gatewayUser, String key, String json) {
+        return Api.send(addItemRequest(gatewayUser, key, json));
+    }
+
+    private HttpRequest addItemRequest(String gatewayUser, String key, String json) {
         HttpRequest.Builder request = post(inventoryUri("api/items"), json);
         if (gatewayUser != null) {
             request.header("X-Gateway-User", gatewayUser);
@@ -236,35 +240,7 @@ class ForeignWarIT {
         if (key != null) {
             request.header("Idempotency-Key", key);
         }
-        return Api.send(request.build());
-    }
-
-    /** @return how many of the identical requests executed rather than replayed */
-    private int concurrentDuplicates(int clients, String key) throws Exception {
-        CountDownLatch start = new CountDownLatch(1);
-        ExecutorService pool = Executors.newFixedThreadPool(clients);
-        try {
-            List<Future<HttpResponse<String>>> replies = new ArrayList<>();
-            for (int i = 0; i < clients; i++) {
-                replies.add(pool.submit(() -> {
-                    start.await();
-                    return addItem("erin", key, ADD_ITEM);
-                }));
-            }
-            start.countDown();
-            int executed = 0;
-            String body = null;
-            for (Future<HttpResponse<String>> reply : replies) {
-                HttpResponse<String> response = reply.get();
-                assertEquals(201, response.statusCode(), response.body());
-                body = body == null ? response.body() : body;
-                assertEquals(body, response.body());
-                executed += response.headers().firstValue("Idempotent-Replayed").isEmpty() ? 1 : 0;
-            }
-            return executed;
-        } finally {
-            pool.shutdownNow();
-        }
+        return request.build();
     }
 
     private long itemCount() {

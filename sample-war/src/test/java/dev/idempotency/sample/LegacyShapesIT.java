@@ -11,6 +11,7 @@ import dev.idempotency.foreign.selfcommit.TransferServlet;
 import dev.idempotency.foreign.shop.ShopServlet;
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.Database;
+import dev.idempotency.sample.support.Duplicates;
 import dev.idempotency.sample.support.PostgresExtension;
 import dev.idempotency.sample.support.TestServer;
 import java.io.File;
@@ -34,10 +35,6 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
@@ -190,7 +187,7 @@ class LegacyShapesIT {
             String content = "duplicate-" + UUID.randomUUID();
             HttpRequest duplicate =
                     note(root, "erin", UUID.randomUUID().toString(), "{\"content\": \"" + content + "\"}");
-            assertEquals(1, concurrentDuplicates(10, duplicate, 201));
+            assertEquals(1, Duplicates.sendAtOnce(10, duplicate, 201));
             assertEquals(1, Database.count("SELECT count(*) FROM root_note WHERE content = '" + content + "'"));
         } finally {
             deployer.undeploy("root-adopted");
@@ -253,7 +250,7 @@ class LegacyShapesIT {
 
             long orders = orders("bob");
             HttpRequest duplicate = shopPost(shop, "bob", UUID.randomUUID().toString(), "app", "action=buy&quantity=7");
-            assertEquals(1, concurrentDuplicates(10, duplicate, 200));
+            assertEquals(1, Duplicates.sendAtOnce(10, duplicate, 200));
             assertEquals(orders + 1, orders("bob"));
         } finally {
             deployer.undeploy("shop-adopted");
@@ -307,7 +304,8 @@ class LegacyShapesIT {
             assertEquals("1", ownH2.get(null, "signups").body());
 
             assertEquals(
-                    1, concurrentDuplicates(10, signup("erin", UUID.randomUUID().toString(), "name=erin"), 201));
+                    1,
+                    Duplicates.sendAtOnce(10, signup("erin", UUID.randomUUID().toString(), "name=erin"), 201));
             assertEquals("2", ownH2.get(null, "signups").body());
         } finally {
             deployer.undeploy("ownh2-created");
@@ -449,34 +447,6 @@ class LegacyShapesIT {
                 }
             });
             return new Seen(response.statusCode(), headers, response.body());
-        }
-    }
-
-    /** @return how many of the identical requests executed rather than replayed */
-    private static int concurrentDuplicates(int clients, HttpRequest request, int status) throws Exception {
-        CountDownLatch start = new CountDownLatch(1);
-        ExecutorService pool = Executors.newFixedThreadPool(clients);
-        try {
-            List<Future<HttpResponse<String>>> replies = new ArrayList<>();
-            for (int i = 0; i < clients; i++) {
-                replies.add(pool.submit(() -> {
-                    start.await();
-                    return Api.send(request);
-                }));
-            }
-            start.countDown();
-            int executed = 0;
-            String body = null;
-            for (Future<HttpResponse<String>> reply : replies) {
-                HttpResponse<String> response = reply.get();
-                assertEquals(status, response.statusCode(), response.body());
-                body = body == null ? response.body() : body;
-                assertEquals(body, response.body());
-                executed += response.headers().firstValue("Idempotent-Replayed").isEmpty() ? 1 : 0;
-            }
-            return executed;
-        } finally {
-            pool.shutdownNow();
         }
     }
 

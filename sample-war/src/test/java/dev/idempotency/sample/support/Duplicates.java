@@ -2,16 +2,18 @@ package dev.idempotency.sample.support;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.IntFunction;
 
-/** Concurrent duplicates: the same keyed debit from many clients released at the same instant. */
+/** Concurrent duplicates: the same keyed request from many clients released at the same instant. */
 public final class Duplicates {
     private Duplicates() {}
 
@@ -23,28 +25,60 @@ public final class Duplicates {
      */
     public static int debitAtOnce(int clients, IntFunction<Api> apiFor, long account, String key, String expectedBody)
             throws Exception {
+        List<HttpResponse<String>> responses = atOnce(clients, i -> {
+            Api api = apiFor.apply(i);
+            return () -> api.post("alice", "api/accounts/" + account + "/debits", key, "{\"amount\": 100}");
+        });
+        for (HttpResponse<String> response : responses) {
+            assertEquals(200, response.statusCode(), response.body());
+            assertEquals(expectedBody, response.body());
+        }
+        return executed(responses);
+    }
+
+    /**
+     * Sends {@code request} from {@code clients} clients released together; asserts every answer has {@code
+     * expectedStatus} and the same body.
+     *
+     * @return how many answers came from an execution rather than a replay
+     */
+    public static int sendAtOnce(int clients, HttpRequest request, int expectedStatus) throws Exception {
+        List<HttpResponse<String>> responses = atOnce(clients, i -> () -> Api.send(request));
+        for (HttpResponse<String> response : responses) {
+            assertEquals(expectedStatus, response.statusCode(), response.body());
+            assertEquals(responses.get(0).body(), response.body());
+        }
+        return executed(responses);
+    }
+
+    private static List<HttpResponse<String>> atOnce(int clients, IntFunction<Callable<HttpResponse<String>>> client)
+            throws Exception {
         CountDownLatch start = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         try {
             List<Future<HttpResponse<String>>> replies = new ArrayList<>();
             for (int i = 0; i < clients; i++) {
-                Api api = apiFor.apply(i);
+                Callable<HttpResponse<String>> send = client.apply(i);
                 replies.add(pool.submit(() -> {
                     start.await();
-                    return api.post("alice", "api/accounts/" + account + "/debits", key, "{\"amount\": 100}");
+                    return send.call();
                 }));
             }
             start.countDown();
-            int executed = 0;
+            List<HttpResponse<String>> responses = new ArrayList<>();
             for (Future<HttpResponse<String>> reply : replies) {
-                HttpResponse<String> response = reply.get();
-                assertEquals(200, response.statusCode(), response.body());
-                assertEquals(expectedBody, response.body());
-                executed += response.headers().firstValue("Idempotent-Replayed").isEmpty() ? 1 : 0;
+                responses.add(reply.get());
             }
-            return executed;
+            return responses;
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    private static int executed(List<HttpResponse<String>> responses) {
+        return (int) responses.stream()
+                .filter(response ->
+                        response.headers().firstValue("Idempotent-Replayed").isEmpty())
+                .count();
     }
 }

@@ -1,0 +1,467 @@
+package dev.idempotency.check;
+
+import dev.idempotency.RequestInProgressException;
+import dev.idempotency.StoreException;
+import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.rollout.RolloutMode;
+import dev.idempotency.store.ClaimOutcome;
+import dev.idempotency.store.CounterStore;
+import dev.idempotency.store.ProcessedMessageStore;
+import dev.idempotency.store.RequestResultId;
+import dev.idempotency.store.RequestResultStore;
+import dev.idempotency.store.StoredRecord;
+import dev.idempotency.store.StoredResponse;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The promises the filter's SQL must keep on an engine, each checked against the real database with real
+ * concurrency on separate connections and local transactions: the claim, a duplicate that waits and then sees
+ * the winner, the wait bound, a winner that rolls back, completion and replay, byte-wise key equality, the key
+ * check, expiry, purge, erasure, rollout switches, counters, and the consumer's claim. It drives the filter's own
+ * store classes and dialect, so what passes here is what the filter runs.
+ *
+ * <p>Every row it writes is under this run's own names, which it deletes at the end, so it can run against
+ * tables that already hold records. Not thread-safe: one run at a time.
+ */
+final class StoreContract implements AutoCloseable {
+    /** One promise and how to check it. */
+    record Check(String name, Body body) {
+        interface Body {
+            void run(StoreContract contract) throws Exception;
+        }
+    }
+
+    /** A broken promise: the check's name and what was seen instead. */
+    static final class Broken extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Broken(String message) {
+            super(message);
+        }
+    }
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration RETENTION = Duration.ofHours(1);
+
+    private final LocalTransactions transactions;
+    private final SqlDialect dialect;
+    private final RequestResultStore records;
+    private final ProcessedMessageStore messages;
+    private final CounterStore counters;
+    /** This run's prefix for every scope, subscriber and operation it writes. */
+    private final String run = "store-check-" + UUID.randomUUID().toString().substring(0, 8);
+
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+
+    StoreContract(LocalTransactions transactions, SqlDialect dialect) {
+        this.transactions = transactions;
+        this.dialect = dialect;
+        this.records = new RequestResultStore(transactions, dialect);
+        this.messages = new ProcessedMessageStore(transactions, dialect);
+        this.counters = new CounterStore(transactions, dialect);
+    }
+
+    static List<Check> checks() {
+        return List.of(
+                new Check("a claim commits and a retry replays its response", StoreContract::claimThenReplay),
+                new Check("a duplicate waits for the winner, then sees its record", StoreContract::duplicateWaits),
+                new Check("a duplicate gives up at its wait bound", StoreContract::duplicateGivesUp),
+                new Check("a duplicate whose winner rolls back claims the key itself", StoreContract::winnerRollsBack),
+                new Check("a rolled-back claim leaves nothing", StoreContract::rollbackLeavesNothing),
+                new Check("ten concurrent claims of one key have one winner", StoreContract::tenClaimsOneWinner),
+                new Check(
+                        "keys compare byte by byte (case, trailing space, composed and decomposed)",
+                        StoreContract::keysCompareByteByByte),
+                new Check("the table refuses an empty key", StoreContract::emptyKeyRefused),
+                new Check("a record expires one retention after its claim", StoreContract::expiry),
+                new Check("the purge deletes expired records only", StoreContract::purge),
+                new Check("erasure deletes one scope's records only", StoreContract::erasure),
+                new Check("rollout switches are upserted and kept in the history", StoreContract::rollout),
+                new Check("counters add up across flushes", StoreContract::countersAddUp),
+                new Check("a message is recorded once", StoreContract::messageOnce),
+                new Check(
+                        "a concurrent redelivery waits for the first delivery, then sees it",
+                        StoreContract::concurrentRedelivery),
+                new Check(
+                        "a redelivery whose first delivery rolls back records the message itself",
+                        StoreContract::redeliveryAfterRollback));
+    }
+
+    // The checks
+
+    private void claimThenReplay() throws Exception {
+        String key = key();
+        expect("claimed", claim(id(key), "first", 0, true, WAIT), "the first claim");
+        expect("existing first 200 done:" + key, claim(id(key), "first", 0, true, WAIT), "the retry");
+    }
+
+    private void duplicateWaits() throws Exception {
+        String key = key();
+        Future<String> winner = later(0, () -> claim(id(key), "first", 1_500, true, WAIT));
+        long started = System.nanoTime();
+        Future<String> duplicate = later(300, () -> claim(id(key), "first", 0, true, WAIT));
+        expect("existing first 200 done:" + key, get(duplicate), "the duplicate");
+        expect("claimed", get(winner), "the winner");
+        long waitedMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
+        if (waitedMillis < 1_000) {
+            throw new Broken("the duplicate answered after " + waitedMillis + " ms, before the winner committed");
+        }
+    }
+
+    private void duplicateGivesUp() throws Exception {
+        String key = key();
+        Future<String> winner = later(0, () -> claim(id(key), "first", 4_000, true, WAIT));
+        long started = System.nanoTime();
+        Future<String> duplicate = later(300, () -> claim(id(key), "first", 0, true, Duration.ofSeconds(1)));
+        expect("in-progress", get(duplicate), "the duplicate with a one-second bound");
+        long waitedMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
+        expect("claimed", get(winner), "the winner");
+        if (waitedMillis > 3_500) {
+            throw new Broken("the duplicate gave up after " + waitedMillis + " ms, not after about one second");
+        }
+    }
+
+    private void winnerRollsBack() throws Exception {
+        String key = key();
+        Future<String> winner = later(0, () -> claim(id(key), "first", 1_500, false, WAIT));
+        Future<String> duplicate = later(300, () -> claim(id(key), "first", 0, true, WAIT));
+        expect("claimed", get(winner), "the winner, which rolls back");
+        expect("claimed", get(duplicate), "the duplicate");
+        expectRows(1, "SELECT count(*) FROM request_result WHERE scope = ? AND request_key = ?", run, key);
+    }
+
+    private void rollbackLeavesNothing() throws Exception {
+        String key = key();
+        expect("claimed", claim(id(key), "first", 0, false, WAIT), "the claim");
+        expectRows(0, "SELECT count(*) FROM request_result WHERE scope = ? AND request_key = ?", run, key);
+    }
+
+    private void tenClaimsOneWinner() throws Exception {
+        String key = key();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<String>> claims = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            claims.add(threads.submit(() -> {
+                start.await();
+                return claim(id(key), "same", 100, true, WAIT);
+            }));
+        }
+        start.countDown();
+        int winners = 0;
+        for (Future<String> claim : claims) {
+            String outcome = get(claim);
+            if (outcome.equals("claimed")) {
+                winners++;
+            } else {
+                expect("existing same 200 done:" + key, outcome, "a duplicate");
+            }
+        }
+        if (winners != 1) {
+            throw new Broken(winners + " of ten concurrent claims won the key");
+        }
+    }
+
+    private void keysCompareByteByByte() throws Exception {
+        String prefix = key();
+        for (String key : new String[] {"Key", "key", "key ", "k\u00e9y", "ke\u0301y"}) {
+            expect("claimed", claim(id(prefix + key), "r", 0, true, WAIT), "the key '" + key + "'");
+        }
+        expectRows(5, "SELECT count(*) FROM request_result WHERE scope = ? AND request_key LIKE ?", run, prefix + "%");
+    }
+
+    private void emptyKeyRefused() throws Exception {
+        try (Connection connection = transactions.getConnection();
+                PreparedStatement insert = connection.prepareStatement("INSERT INTO request_result (scope,"
+                        + " operation, request_key, request, created_at, expires_at) VALUES (?, ?, '', 'r', ?, ?)")) {
+            insert.setString(1, run);
+            insert.setString(2, "check:v1");
+            insert.setTimestamp(3, Timestamp.from(Instant.now()));
+            insert.setTimestamp(4, Timestamp.from(Instant.now()));
+            insert.executeUpdate();
+        } catch (SQLException refused) {
+            return;
+        }
+        throw new Broken("request_result took a row with an empty key; its key check is missing");
+    }
+
+    private void expiry() throws Exception {
+        String key = key();
+        Instant before = Instant.now();
+        expect("claimed", claim(id(key), "r", 0, true, WAIT), "the claim");
+        Instant expiresAt = records.find(id(key)).orElseThrow().expiresAt();
+        Instant expected = before.plus(RETENTION);
+        if (Duration.between(expected, expiresAt).abs().compareTo(Duration.ofMinutes(5)) > 0) {
+            throw new Broken("the record claimed at " + before + " with a retention of " + RETENTION + " expires at "
+                    + expiresAt + "; the database clock or time zone is off");
+        }
+    }
+
+    private void purge() throws Exception {
+        String expired = key();
+        String current = key();
+        claim(id(expired), "r", 0, true, WAIT);
+        claim(id(current), "r", 0, true, WAIT);
+        execute(
+                "UPDATE request_result SET expires_at = ? WHERE scope = ? AND request_key = ?",
+                Timestamp.from(Instant.now().minus(Duration.ofDays(2))),
+                run,
+                expired);
+        int deleted = inTransaction(() -> records.purgeExpired(1000));
+        if (deleted < 1) {
+            throw new Broken("the purge deleted nothing");
+        }
+        expectRows(0, "SELECT count(*) FROM request_result WHERE scope = ? AND request_key = ?", run, expired);
+        expectRows(1, "SELECT count(*) FROM request_result WHERE scope = ? AND request_key = ?", run, current);
+    }
+
+    private void erasure() throws Exception {
+        String erased = run + "-erased";
+        String key = key();
+        claim(new RequestResultId(erased, "check:v1", key), "r", 0, true, WAIT);
+        claim(id(key), "r", 0, true, WAIT);
+        int deleted = inTransaction(() -> records.deleteScope(erased));
+        if (deleted != 1) {
+            throw new Broken("erasing one scope deleted " + deleted + " records, not 1");
+        }
+        expectRows(1, "SELECT count(*) FROM request_result WHERE scope = ? AND request_key = ?", run, key);
+    }
+
+    private void rollout() throws Exception {
+        String operation = run + ":v1";
+        for (RolloutMode mode : new RolloutMode[] {RolloutMode.OPTIONAL, RolloutMode.REQUIRED}) {
+            inTransaction(() -> {
+                try (Connection connection = transactions.getConnection()) {
+                    for (String statement :
+                            new String[] {dialect.upsertRolloutStatement(), dialect.insertRolloutHistoryStatement()}) {
+                        try (PreparedStatement write = connection.prepareStatement(statement)) {
+                            write.setString(1, operation);
+                            write.setString(2, mode.name());
+                            write.setString(3, "store-check");
+                            write.executeUpdate();
+                        }
+                    }
+                }
+                return null;
+            });
+        }
+        expectRows(1, "SELECT count(*) FROM idempotency_rollout WHERE operation = ? AND mode = 'REQUIRED'", operation);
+        expectRows(2, "SELECT count(*) FROM idempotency_rollout_history WHERE operation = ?", operation);
+    }
+
+    private void countersAddUp() throws Exception {
+        CounterStore.Key key = new CounterStore.Key(run + ":v1", "EXECUTED", "", "");
+        inTransaction(() -> {
+            counters.add(Map.of(key, 3L));
+            return null;
+        });
+        inTransaction(() -> {
+            counters.add(Map.of(key, 4L));
+            return null;
+        });
+        long total = counters.readAll().stream()
+                .filter(value -> value.key().equals(key))
+                .mapToLong(CounterStore.Value::count)
+                .sum();
+        if (total != 7) {
+            throw new Broken("counts of 3 and 4 added up to " + total);
+        }
+    }
+
+    private void messageOnce() throws Exception {
+        String id = key();
+        expect("first", message(id, "{}", 0, true), "the first delivery");
+        expect("redelivery {}", message(id, "{}", 0, true), "the redelivery");
+    }
+
+    private void concurrentRedelivery() throws Exception {
+        String id = key();
+        Future<String> first = later(0, () -> message(id, "{}", 1_500, true));
+        Future<String> redelivery = later(300, () -> message(id, "{}", 0, true));
+        expect("first", get(first), "the first delivery");
+        expect("redelivery {}", get(redelivery), "the concurrent redelivery");
+        expectRows(1, "SELECT count(*) FROM processed_message WHERE subscriber = ? AND message_id = ?", run, id);
+    }
+
+    private void redeliveryAfterRollback() throws Exception {
+        String id = key();
+        Future<String> first = later(0, () -> message(id, "{}", 1_000, false));
+        Future<String> redelivery = later(300, () -> message(id, "{}", 0, true));
+        expect("first", get(first), "the first delivery, which rolls back");
+        expect("first", get(redelivery), "the redelivery");
+    }
+
+    // Each claim in a transaction of its own, as the filter makes them
+
+    /**
+     * Claims in a new transaction on this thread; when claimed, holds the key for {@code holdMillis}, then
+     * stores a response and commits, or rolls back.
+     *
+     * @return {@code claimed}, {@code existing <request> <status> <body>} or {@code in-progress}
+     */
+    private String claim(RequestResultId id, String request, long holdMillis, boolean commit, Duration maxWait)
+            throws Exception {
+        transactions.begin();
+        try {
+            ClaimOutcome outcome = records.claim(id, request, RETENTION, maxWait);
+            if (outcome instanceof ClaimOutcome.Existing existing) {
+                StoredRecord record = existing.record();
+                return "existing " + record.request() + " " + record.response().status() + " "
+                        + new String(record.response().body(), StandardCharsets.UTF_8);
+            }
+            Thread.sleep(holdMillis);
+            if (commit) {
+                records.complete(
+                        id,
+                        new StoredResponse(
+                                200, Map.of(), ("done:" + id.requestKey()).getBytes(StandardCharsets.UTF_8)));
+                transactions.commit();
+            }
+            return "claimed";
+        } catch (RequestInProgressException e) {
+            return "in-progress";
+        } finally {
+            transactions.rollback();
+        }
+    }
+
+    /** @return {@code first}, or {@code redelivery <stored payload>} */
+    private String message(String id, String payload, long holdMillis, boolean commit) throws Exception {
+        transactions.begin();
+        try {
+            Optional<Optional<String>> stored = messages.claim(run, id, payload, "check", WAIT);
+            if (stored.isPresent()) {
+                return "redelivery " + stored.get().orElse("");
+            }
+            Thread.sleep(holdMillis);
+            if (commit) {
+                transactions.commit();
+            }
+            return "first";
+        } finally {
+            transactions.rollback();
+        }
+    }
+
+    private <T> T inTransaction(Callable<T> work) throws Exception {
+        transactions.begin();
+        try {
+            T result = work.call();
+            transactions.commit();
+            return result;
+        } finally {
+            transactions.rollback();
+        }
+    }
+
+    // Plumbing
+
+    private RequestResultId id(String key) {
+        return new RequestResultId(run, "check:v1", key);
+    }
+
+    private static String key() {
+        return UUID.randomUUID().toString();
+    }
+
+    private Future<String> later(long delayMillis, Callable<String> work) {
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        Thread.sleep(delayMillis);
+                        return work.call();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                threads);
+    }
+
+    private static String get(Future<String> future) throws Exception {
+        try {
+            return future.get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() instanceof IllegalStateException
+                            && e.getCause().getCause() != null
+                    ? e.getCause().getCause()
+                    : e.getCause();
+            throw new Broken("it failed: " + cause);
+        }
+    }
+
+    private static void expect(String expected, String actual, String what) throws Broken {
+        if (!expected.equals(actual)) {
+            throw new Broken(what + " answered '" + actual + "', expected '" + expected + "'");
+        }
+    }
+
+    private void expectRows(long expected, String sql, Object... parameters) throws Exception {
+        try (Connection connection = transactions.getConnection();
+                PreparedStatement count = prepare(connection, sql, parameters);
+                ResultSet row = count.executeQuery()) {
+            row.next();
+            long actual = row.getLong(1);
+            if (actual != expected) {
+                throw new Broken("found " + actual + " rows where " + expected + " should be: " + sql);
+            }
+        }
+    }
+
+    private void execute(String sql, Object... parameters) throws SQLException {
+        try (Connection connection = transactions.getConnection();
+                PreparedStatement statement = prepare(connection, sql, parameters)) {
+            statement.executeUpdate();
+        }
+    }
+
+    private static PreparedStatement prepare(Connection connection, String sql, Object... parameters)
+            throws SQLException {
+        PreparedStatement statement = connection.prepareStatement(sql);
+        for (int i = 0; i < parameters.length; i++) {
+            statement.setObject(i + 1, parameters[i]);
+        }
+        return statement;
+    }
+
+    /** Deletes every row this run wrote, so a run against real tables leaves them as they were. */
+    void deleteWhatThisRunWrote() throws SQLException {
+        String like = run + "%";
+        for (String sql : new String[] {
+            "DELETE FROM request_result WHERE scope LIKE ?",
+            "DELETE FROM processed_message WHERE subscriber LIKE ?",
+            "DELETE FROM idempotency_rollout WHERE operation LIKE ?",
+            "DELETE FROM idempotency_rollout_history WHERE operation LIKE ?",
+            "DELETE FROM idempotency_counter WHERE operation LIKE ?"
+        }) {
+            try {
+                execute(sql, like);
+            } catch (SQLException | StoreException e) {
+                // A table that is missing or wrongly made has already failed its checks.
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        threads.shutdownNow();
+    }
+}

