@@ -28,49 +28,51 @@ final class H2Dialect extends SqlDialect {
      * duplicate key error, which the store reads as "taken".
      */
     @Override
-    public String claimStatement() {
-        return "INSERT INTO request_result (scope, operation, request_key, request, created_at, expires_at)"
-                + " SELECT s, o, k, r, CURRENT_TIMESTAMP, DATEADD(SECOND, t, CURRENT_TIMESTAMP)"
-                + " FROM (VALUES (CAST(? AS VARCHAR), CAST(? AS VARCHAR), CAST(? AS VARCHAR),"
-                + " CAST(? AS CHARACTER LARGE OBJECT), CAST(? AS BIGINT))) AS claim(s, o, k, r, t)"
-                + " WHERE NOT EXISTS (SELECT 1 FROM request_result"
-                + " WHERE scope = claim.s AND operation = claim.o AND request_key = claim.k)";
+    public SqlStatement claimStatement() {
+        return SqlStatement.of("INSERT INTO request_result (scope, operation, request_key, request, created_at,"
+                + " expires_at) SELECT s, o, k, r, CURRENT_TIMESTAMP, DATEADD(SECOND, t, CURRENT_TIMESTAMP)"
+                + " FROM (VALUES (CAST(:scope AS VARCHAR), CAST(:operation AS VARCHAR), CAST(:requestKey AS VARCHAR),"
+                + " CAST(:request AS CHARACTER LARGE OBJECT), CAST(:retentionSeconds AS BIGINT)))"
+                + " AS claim(s, o, k, r, t) WHERE NOT EXISTS (SELECT 1 FROM request_result"
+                + " WHERE scope = claim.s AND operation = claim.o AND request_key = claim.k)");
     }
 
     @Override
-    public String purgeExpiredRequestsStatement() {
-        return "DELETE FROM request_result WHERE expires_at < CURRENT_TIMESTAMP FETCH FIRST ? ROWS ONLY";
+    public SqlStatement purgeExpiredRequestsStatement() {
+        return SqlStatement.of(
+                "DELETE FROM request_result WHERE expires_at < CURRENT_TIMESTAMP FETCH FIRST :batchSize ROWS ONLY");
     }
 
     @Override
-    public String claimMessageStatement() {
-        return "INSERT INTO processed_message (subscriber, message_id, payload, local_object, processed_at)"
-                + " SELECT s, m, p, l, CURRENT_TIMESTAMP"
-                + " FROM (VALUES (CAST(? AS VARCHAR), CAST(? AS VARCHAR), CAST(? AS CHARACTER LARGE OBJECT),"
-                + " CAST(? AS VARCHAR))) AS claim(s, m, p, l)"
-                + " WHERE NOT EXISTS (SELECT 1 FROM processed_message WHERE subscriber = claim.s AND message_id = claim.m)";
+    public SqlStatement claimMessageStatement() {
+        return SqlStatement.of("INSERT INTO processed_message (subscriber, message_id, payload, local_object,"
+                + " processed_at) SELECT s, m, p, l, CURRENT_TIMESTAMP FROM (VALUES (CAST(:subscriber AS VARCHAR),"
+                + " CAST(:messageId AS VARCHAR), CAST(:payload AS CHARACTER LARGE OBJECT),"
+                + " CAST(:localObject AS VARCHAR))) AS claim(s, m, p, l) WHERE NOT EXISTS"
+                + " (SELECT 1 FROM processed_message WHERE subscriber = claim.s AND message_id = claim.m)");
     }
 
     @Override
-    public String purgeProcessedMessagesStatement() {
-        return "DELETE FROM processed_message WHERE processed_at < DATEADD(SECOND, -?, CURRENT_TIMESTAMP)"
-                + " FETCH FIRST ? ROWS ONLY";
+    public SqlStatement purgeProcessedMessagesStatement() {
+        return SqlStatement.of("DELETE FROM processed_message WHERE processed_at"
+                + " < DATEADD(SECOND, -:retentionSeconds, CURRENT_TIMESTAMP) FETCH FIRST :batchSize ROWS ONLY");
     }
 
     @Override
-    public String upsertRolloutStatement() {
-        return "MERGE INTO idempotency_rollout (operation, mode, changed_by, changed_at) KEY (operation)"
-                + " VALUES (?, ?, ?, CURRENT_TIMESTAMP)";
+    public SqlStatement upsertRolloutStatement() {
+        return SqlStatement.of("MERGE INTO idempotency_rollout (operation, mode, changed_by, changed_at)"
+                + " KEY (operation) VALUES (:operation, :mode, :changedBy, CURRENT_TIMESTAMP)");
     }
 
     @Override
-    public String addToCounterStatement() {
-        return "MERGE INTO idempotency_counter t USING (VALUES (CAST(? AS VARCHAR), CAST(? AS VARCHAR),"
-                + " CAST(? AS VARCHAR), CAST(? AS VARCHAR), CAST(? AS BIGINT))) AS s(o, c, p, u, n)"
+    public SqlStatement addToCounterStatement() {
+        return SqlStatement.of("MERGE INTO idempotency_counter t USING (VALUES (CAST(:operation AS VARCHAR),"
+                + " CAST(:counter AS VARCHAR), CAST(:principal AS VARCHAR), CAST(:userAgent AS VARCHAR),"
+                + " CAST(:amount AS BIGINT))) AS s(o, c, p, u, n)"
                 + " ON t.operation = s.o AND t.counter = s.c AND t.principal = s.p AND t.user_agent = s.u"
                 + " WHEN MATCHED THEN UPDATE SET count = t.count + s.n, updated_at = CURRENT_TIMESTAMP"
                 + " WHEN NOT MATCHED THEN INSERT (operation, counter, principal, user_agent, count, updated_at)"
-                + " VALUES (s.o, s.c, s.p, s.u, s.n, CURRENT_TIMESTAMP)";
+                + " VALUES (s.o, s.c, s.p, s.u, s.n, CURRENT_TIMESTAMP)");
     }
 
     /**

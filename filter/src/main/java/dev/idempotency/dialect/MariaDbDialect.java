@@ -41,9 +41,10 @@ final class MariaDbDialect extends SqlDialect {
     }
 
     @Override
-    public String claimStatement() {
-        return "INSERT IGNORE INTO request_result (scope, operation, request_key, request, created_at, expires_at)"
-                + " VALUES (?, ?, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6) + INTERVAL ? SECOND)";
+    public SqlStatement claimStatement() {
+        return SqlStatement.of("INSERT IGNORE INTO request_result (scope, operation, request_key, request,"
+                + " created_at, expires_at) VALUES (:scope, :operation, :requestKey, :request, UTC_TIMESTAMP(6),"
+                + " UTC_TIMESTAMP(6) + INTERVAL :retentionSeconds SECOND)");
     }
 
     /**
@@ -51,8 +52,8 @@ final class MariaDbDialect extends SqlDialect {
      * winner's commit; a locking read always sees the latest committed row (MariaDB docs, "InnoDB Lock Modes").
      */
     @Override
-    public String selectRequestResultStatement() {
-        return super.selectRequestResultStatement() + " LOCK IN SHARE MODE";
+    public SqlStatement selectRequestResultStatement() {
+        return super.selectRequestResultStatement().then(" LOCK IN SHARE MODE");
     }
 
     /**
@@ -60,45 +61,46 @@ final class MariaDbDialect extends SqlDialect {
      * store's purge statement timeout, and the next run tries again.
      */
     @Override
-    public String purgeExpiredRequestsStatement() {
-        return "DELETE FROM request_result WHERE expires_at < UTC_TIMESTAMP(6) ORDER BY expires_at LIMIT ?";
+    public SqlStatement purgeExpiredRequestsStatement() {
+        return SqlStatement.of(
+                "DELETE FROM request_result WHERE expires_at < UTC_TIMESTAMP(6) ORDER BY expires_at LIMIT :batchSize");
     }
 
     @Override
-    public String claimMessageStatement() {
-        return "INSERT IGNORE INTO processed_message (subscriber, message_id, payload, local_object, processed_at)"
-                + " VALUES (?, ?, ?, ?, UTC_TIMESTAMP(6))";
+    public SqlStatement claimMessageStatement() {
+        return SqlStatement.of("INSERT IGNORE INTO processed_message (subscriber, message_id, payload, local_object,"
+                + " processed_at) VALUES (:subscriber, :messageId, :payload, :localObject, UTC_TIMESTAMP(6))");
     }
 
     @Override
-    public String selectMessagePayloadStatement() {
-        return super.selectMessagePayloadStatement() + " LOCK IN SHARE MODE";
+    public SqlStatement selectMessagePayloadStatement() {
+        return super.selectMessagePayloadStatement().then(" LOCK IN SHARE MODE");
     }
 
     @Override
-    public String purgeProcessedMessagesStatement() {
-        return "DELETE FROM processed_message WHERE processed_at < UTC_TIMESTAMP(6) - INTERVAL ? SECOND"
-                + " ORDER BY processed_at LIMIT ?";
+    public SqlStatement purgeProcessedMessagesStatement() {
+        return SqlStatement.of("DELETE FROM processed_message WHERE processed_at < UTC_TIMESTAMP(6) - INTERVAL"
+                + " :retentionSeconds SECOND ORDER BY processed_at LIMIT :batchSize");
     }
 
     @Override
-    public String upsertRolloutStatement() {
-        return "INSERT INTO idempotency_rollout (operation, mode, changed_by, changed_at)"
-                + " VALUES (?, ?, ?, UTC_TIMESTAMP(6)) ON DUPLICATE KEY UPDATE"
-                + " mode = VALUES(mode), changed_by = VALUES(changed_by), changed_at = VALUES(changed_at)";
+    public SqlStatement upsertRolloutStatement() {
+        return SqlStatement.of("INSERT INTO idempotency_rollout (operation, mode, changed_by, changed_at)"
+                + " VALUES (:operation, :mode, :changedBy, UTC_TIMESTAMP(6)) ON DUPLICATE KEY UPDATE"
+                + " mode = VALUES(mode), changed_by = VALUES(changed_by), changed_at = VALUES(changed_at)");
     }
 
     @Override
-    public String addToCounterStatement() {
-        return "INSERT INTO idempotency_counter (operation, counter, principal, user_agent, count, updated_at)"
-                + " VALUES (?, ?, ?, ?, ?, UTC_TIMESTAMP(6)) ON DUPLICATE KEY UPDATE"
-                + " count = count + VALUES(count), updated_at = VALUES(updated_at)";
+    public SqlStatement addToCounterStatement() {
+        return SqlStatement.of("INSERT INTO idempotency_counter (operation, counter, principal, user_agent, count,"
+                + " updated_at) VALUES (:operation, :counter, :principal, :userAgent, :amount, UTC_TIMESTAMP(6))"
+                + " ON DUPLICATE KEY UPDATE count = count + VALUES(count), updated_at = VALUES(updated_at)");
     }
 
     @Override
-    public String insertRolloutHistoryStatement() {
-        return "INSERT INTO idempotency_rollout_history (operation, mode, changed_by, changed_at)"
-                + " VALUES (?, ?, ?, UTC_TIMESTAMP(6))";
+    public SqlStatement insertRolloutHistoryStatement() {
+        return SqlStatement.of("INSERT INTO idempotency_rollout_history (operation, mode, changed_by, changed_at)"
+                + " VALUES (:operation, :mode, :changedBy, UTC_TIMESTAMP(6))");
     }
 
     /**

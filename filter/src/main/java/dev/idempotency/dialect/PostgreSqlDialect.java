@@ -14,10 +14,11 @@ final class PostgreSqlDialect extends SqlDialect {
     }
 
     @Override
-    public String claimStatement() {
-        return "INSERT INTO request_result (scope, operation, request_key, request, created_at, expires_at)"
-                + " VALUES (?, ?, ?, ?, now(), now() + ? * interval '1 second')"
-                + " ON CONFLICT (scope, operation, request_key) DO NOTHING";
+    public SqlStatement claimStatement() {
+        return SqlStatement.of("INSERT INTO request_result (scope, operation, request_key, request, created_at,"
+                + " expires_at) VALUES (:scope, :operation, :requestKey, :request, now(),"
+                + " now() + :retentionSeconds * interval '1 second')"
+                + " ON CONFLICT (scope, operation, request_key) DO NOTHING");
     }
 
     /**
@@ -25,36 +26,39 @@ final class PostgreSqlDialect extends SqlDialect {
      * never makes a purge wait for a retry that holds a row (that retry then replays it).
      */
     @Override
-    public String purgeExpiredRequestsStatement() {
-        return "DELETE FROM request_result WHERE ctid = ANY (ARRAY(SELECT ctid FROM request_result"
-                + " WHERE expires_at < now() LIMIT ? FOR UPDATE SKIP LOCKED))";
+    public SqlStatement purgeExpiredRequestsStatement() {
+        return SqlStatement.of("DELETE FROM request_result WHERE ctid = ANY (ARRAY(SELECT ctid FROM request_result"
+                + " WHERE expires_at < now() LIMIT :batchSize FOR UPDATE SKIP LOCKED))");
     }
 
     @Override
-    public String claimMessageStatement() {
-        return "INSERT INTO processed_message (subscriber, message_id, payload, local_object, processed_at)"
-                + " VALUES (?, ?, ?, ?, now()) ON CONFLICT (subscriber, message_id) DO NOTHING";
+    public SqlStatement claimMessageStatement() {
+        return SqlStatement.of("INSERT INTO processed_message (subscriber, message_id, payload, local_object,"
+                + " processed_at) VALUES (:subscriber, :messageId, :payload, :localObject, now())"
+                + " ON CONFLICT (subscriber, message_id) DO NOTHING");
     }
 
     /** A bounded batch: ctid picks the rows, the index on processed_at finds them. */
     @Override
-    public String purgeProcessedMessagesStatement() {
-        return "DELETE FROM processed_message WHERE ctid = ANY (ARRAY(SELECT ctid FROM processed_message"
-                + " WHERE processed_at < now() - ? * interval '1 second' LIMIT ?))";
+    public SqlStatement purgeProcessedMessagesStatement() {
+        return SqlStatement.of("DELETE FROM processed_message WHERE ctid = ANY (ARRAY(SELECT ctid FROM"
+                + " processed_message WHERE processed_at < now() - :retentionSeconds * interval '1 second'"
+                + " LIMIT :batchSize))");
     }
 
     @Override
-    public String upsertRolloutStatement() {
-        return "INSERT INTO idempotency_rollout (operation, mode, changed_by, changed_at) VALUES (?, ?, ?, now())"
-                + " ON CONFLICT (operation) DO UPDATE"
-                + " SET mode = EXCLUDED.mode, changed_by = EXCLUDED.changed_by, changed_at = EXCLUDED.changed_at";
+    public SqlStatement upsertRolloutStatement() {
+        return SqlStatement.of("INSERT INTO idempotency_rollout (operation, mode, changed_by, changed_at)"
+                + " VALUES (:operation, :mode, :changedBy, now()) ON CONFLICT (operation) DO UPDATE"
+                + " SET mode = EXCLUDED.mode, changed_by = EXCLUDED.changed_by, changed_at = EXCLUDED.changed_at");
     }
 
     @Override
-    public String addToCounterStatement() {
-        return "INSERT INTO idempotency_counter (operation, counter, principal, user_agent, count, updated_at)"
-                + " VALUES (?, ?, ?, ?, ?, now()) ON CONFLICT (operation, counter, principal, user_agent) DO UPDATE"
-                + " SET count = idempotency_counter.count + EXCLUDED.count, updated_at = EXCLUDED.updated_at";
+    public SqlStatement addToCounterStatement() {
+        return SqlStatement.of("INSERT INTO idempotency_counter (operation, counter, principal, user_agent, count,"
+                + " updated_at) VALUES (:operation, :counter, :principal, :userAgent, :amount, now())"
+                + " ON CONFLICT (operation, counter, principal, user_agent) DO UPDATE"
+                + " SET count = idempotency_counter.count + EXCLUDED.count, updated_at = EXCLUDED.updated_at");
     }
 
     /** 57014 query_canceled (the JDBC query timeout), 55P03 lock_not_available (a lock_timeout). */

@@ -15,8 +15,8 @@ import javax.sql.DataSource;
 /**
  * Everything that differs between database engines, in one place: the SQL the store, the rollout table, the
  * purge and the consumer run, and how to read the engine's errors. Portable statements live here; each
- * engine overrides only what differs. Nothing outside this package names an engine. Every statement uses
- * positional {@code ?} parameters.
+ * engine overrides only what differs. Nothing outside this package names an engine. Every statement names
+ * its parameters ({@link SqlStatement}), so an engine may order, repeat or drop them.
  *
  * <p>Stateless and thread-safe.
  */
@@ -126,74 +126,86 @@ public abstract class SqlDialect {
      * duplicate, because a failed statement may doom the application's transaction too; every other error
      * still raises.
      *
-     * <p>Parameters: scope, operation, request key, canonical request, retention in whole seconds.
+     * <p>Parameters: {@code :scope, :operation, :requestKey, :request} (the canonical request) and {@code
+     * :retentionSeconds}.
      */
-    public abstract String claimStatement();
+    public abstract SqlStatement claimStatement();
 
     /**
-     * Reads a committed record. Parameters: scope, operation, request key. Columns: request, status, headers
-     * JSON, body, expires_at.
+     * Reads a committed record. Parameters: {@code :scope, :operation, :requestKey}. Columns: request, status,
+     * headers JSON, body, expires_at.
      */
-    public String selectRequestResultStatement() {
-        return "SELECT request, response_status, response_headers, response_body, expires_at FROM request_result"
-                + " WHERE scope = ? AND operation = ? AND request_key = ?";
+    public SqlStatement selectRequestResultStatement() {
+        return SqlStatement.of("SELECT request, response_status, response_headers, response_body, expires_at"
+                + " FROM request_result WHERE scope = :scope AND operation = :operation AND request_key = :requestKey");
     }
 
     /**
-     * Writes the final response into the claimed record. Parameters: status, headers JSON, body, then
-     * scope, operation, request key.
+     * Writes the final response into the claimed record. Parameters: {@code :status, :headers} (JSON), {@code
+     * :body, :scope, :operation, :requestKey}.
      */
-    public String completeStatement() {
-        return "UPDATE request_result SET response_status = ?, response_headers = ?, response_body = ?"
-                + " WHERE scope = ? AND operation = ? AND request_key = ?";
+    public SqlStatement completeStatement() {
+        return SqlStatement.of(
+                "UPDATE request_result SET response_status = :status, response_headers = :headers,"
+                        + " response_body = :body WHERE scope = :scope AND operation = :operation AND request_key = :requestKey");
+    }
+
+    /** Deletes every record of one scope. Parameter: {@code :scope}. */
+    public SqlStatement deleteScopeStatement() {
+        return SqlStatement.of("DELETE FROM request_result WHERE scope = :scope");
     }
 
     /**
      * Deletes a bounded batch of records whose {@code expires_at} has passed, without waiting for rows that
-     * another transaction holds. Parameter: batch size.
+     * another transaction holds. Parameter: {@code :batchSize}.
      */
-    public abstract String purgeExpiredRequestsStatement();
+    public abstract SqlStatement purgeExpiredRequestsStatement();
 
     /**
      * Records a processed message unless the subscriber already has it; affects one row or none, like the
-     * claim. Parameters: subscriber, message id, canonical payload (or null), local object.
+     * claim. Parameters: {@code :subscriber, :messageId, :payload} (canonical, or null), {@code :localObject}.
      */
-    public abstract String claimMessageStatement();
+    public abstract SqlStatement claimMessageStatement();
 
-    /** The stored canonical payload of a processed message. Parameters: subscriber, message id. */
-    public String selectMessagePayloadStatement() {
-        return "SELECT payload FROM processed_message WHERE subscriber = ? AND message_id = ?";
+    /** The stored canonical payload of a processed message. Parameters: {@code :subscriber, :messageId}. */
+    public SqlStatement selectMessagePayloadStatement() {
+        return SqlStatement.of(
+                "SELECT payload FROM processed_message WHERE subscriber = :subscriber AND message_id = :messageId");
     }
 
     /**
      * Deletes a bounded batch of processed messages older than the retention, by the database's clock.
-     * Parameters: retention in whole seconds, batch size.
+     * Parameters: {@code :retentionSeconds, :batchSize}.
      */
-    public abstract String purgeProcessedMessagesStatement();
+    public abstract SqlStatement purgeProcessedMessagesStatement();
 
     /** Every operation's rollout mode. Columns: operation, mode, changed_by, changed_at. */
-    public String selectRolloutStatement() {
-        return "SELECT operation, mode, changed_by, changed_at FROM idempotency_rollout";
+    public SqlStatement selectRolloutStatement() {
+        return SqlStatement.of("SELECT operation, mode, changed_by, changed_at FROM idempotency_rollout");
     }
 
-    /** Sets an operation's rollout mode, inserting its row if needed. Parameters: operation, mode, changed by. */
-    public abstract String upsertRolloutStatement();
+    /**
+     * Sets an operation's rollout mode, inserting its row if needed. Parameters: {@code :operation, :mode,
+     * :changedBy}.
+     */
+    public abstract SqlStatement upsertRolloutStatement();
 
     /**
      * Adds to a counter, inserting its row if needed, atomically even when several nodes add at once.
-     * Parameters: operation, counter, principal, user agent, the amount to add.
+     * Parameters: {@code :operation, :counter, :principal, :userAgent, :amount}.
      */
-    public abstract String addToCounterStatement();
+    public abstract SqlStatement addToCounterStatement();
 
     /** Every counter. Columns: operation, counter, principal, user_agent, count, updated_at. */
-    public String selectCountersStatement() {
-        return "SELECT operation, counter, principal, user_agent, count, updated_at FROM idempotency_counter";
+    public SqlStatement selectCountersStatement() {
+        return SqlStatement.of(
+                "SELECT operation, counter, principal, user_agent, count, updated_at FROM idempotency_counter");
     }
 
-    /** Appends a rollout change to the audit history. Parameters: operation, mode, changed by. */
-    public String insertRolloutHistoryStatement() {
-        return "INSERT INTO idempotency_rollout_history (operation, mode, changed_by, changed_at)"
-                + " VALUES (?, ?, ?, CURRENT_TIMESTAMP)";
+    /** Appends a rollout change to the audit history. Parameters: {@code :operation, :mode, :changedBy}. */
+    public SqlStatement insertRolloutHistoryStatement() {
+        return SqlStatement.of("INSERT INTO idempotency_rollout_history (operation, mode, changed_by, changed_at)"
+                + " VALUES (:operation, :mode, :changedBy, CURRENT_TIMESTAMP)");
     }
 
     /**

@@ -1,11 +1,14 @@
 package dev.idempotency.internal;
 
 import dev.idempotency.IdempotencyRecords;
-import dev.idempotency.RequestInProgressException;
 import dev.idempotency.canonical.CanonicalRequest;
 import dev.idempotency.canonical.RequestCanonicalizer;
 import dev.idempotency.config.IdempotencyConfig;
 import dev.idempotency.config.Operation;
+import dev.idempotency.core.Attempt;
+import dev.idempotency.core.Decision;
+import dev.idempotency.core.IdempotentExecutor;
+import dev.idempotency.core.RecordEncryption;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.metrics.Outcome;
 import dev.idempotency.metrics.OutcomeListener;
@@ -19,12 +22,9 @@ import dev.idempotency.servlet.HttpDates;
 import dev.idempotency.servlet.IdempotencyKeyHeader;
 import dev.idempotency.servlet.Problem;
 import dev.idempotency.servlet.ProblemException;
-import dev.idempotency.store.ClaimOutcome;
 import dev.idempotency.store.RequestResultId;
 import dev.idempotency.store.RequestResultStore;
-import dev.idempotency.store.StoredRecord;
 import dev.idempotency.store.StoredResponse;
-import dev.idempotency.store.TransactionConflictException;
 import dev.idempotency.tx.JtaTransaction;
 import dev.idempotency.tx.TransactionControlAttempt;
 import jakarta.servlet.FilterChain;
@@ -33,8 +33,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.security.Principal;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -68,21 +66,13 @@ public final class IdempotentRequestHandler {
 
     static final int MAX_SCOPE_HEADER_LENGTH = 255;
 
-    /** A claim that keeps hitting serialization failures gives up after this many transactions. */
-    static final int MAX_CLAIM_TRANSACTIONS = 3;
-
-    private static final Duration MIN_CLAIM_WAIT = Duration.ofMillis(1);
-
     private final Set<String> operationsLoggedAsAsync = ConcurrentHashMap.newKeySet();
     private final Set<String> operationsLoggedAsSelfManaged = ConcurrentHashMap.newKeySet();
 
     private final IdempotencyConfig config;
     private final IdempotencyKeyHeader keyHeader;
     private final RequestCanonicalizer canonicalizer = new RequestCanonicalizer();
-    private final KeysInFlight keysInFlight = new KeysInFlight();
-    private final JtaTransaction transaction;
-    private final RequestResultStore store;
-    private final RecordEncryption encryption;
+    private final IdempotentExecutor executor;
     private final Map<String, Set<String>> replayRoles;
     private final SqlDialect dialect;
     private final KeylessTelemetry keylessTelemetry;
@@ -97,9 +87,13 @@ public final class IdempotentRequestHandler {
             OutcomeListener listener) {
         this.config = config;
         this.keyHeader = new IdempotencyKeyHeader(config.keyHeader());
-        this.transaction = transaction;
-        this.store = new RequestResultStore(dataSource, dialect);
-        this.encryption = new RecordEncryption(config.encryptionKeys(), config.encryptedOperations());
+        this.executor = new IdempotentExecutor(
+                transaction,
+                new RequestResultStore(dataSource, dialect),
+                new RecordEncryption(config.encryptionKeys(), config.encryptedOperations()),
+                config.lockTimeout(),
+                config.transactionTimeout(),
+                listener);
         this.replayRoles = config.operations().stream()
                 .collect(Collectors.toUnmodifiableMap(Operation::contract, Operation::replayRoles, (a, b) -> a));
         this.dialect = dialect;
@@ -155,14 +149,105 @@ public final class IdempotentRequestHandler {
                     request.getQueryString(),
                     request.getContentType(),
                     buffered.body());
-            RequestResultId id = new RequestResultId(scope, operation.contract(), key.get());
+            Attempt attempt = new Attempt(
+                    new RequestResultId(scope, operation.contract(), key.get()),
+                    canonical,
+                    config.retentionOf(operation),
+                    () -> mayReplay(operation, request));
             if (rollout.mode() == RolloutMode.DRAIN) {
-                return replayOrPassThrough(id, canonical, buffered, response, chain);
+                Decision<CapturedResponse> found = executor.lookUp(attempt);
+                if (found instanceof Decision.NotRecorded) {
+                    // A new key in DRAIN runs unprotected and is not recorded.
+                    chain.doFilter(buffered, response);
+                    return new Reply.PassedThrough(Outcome.DRAIN_PASSED);
+                }
+                return replyFor(found, operation);
             }
-            return claimInTurn(id, canonical, config.retentionOf(operation), buffered, response, chain);
+            return replyFor(
+                    executor.execute(attempt, () -> runApplication(operation.contract(), buffered, response, chain)),
+                    operation);
         } catch (ProblemException problem) {
             return new Reply.Refusal(problem);
         }
+    }
+
+    /** The core's decision, as the one reply the client gets. */
+    private Reply replyFor(Decision<CapturedResponse> decision, Operation operation) {
+        String contract = operation.contract();
+        if (decision instanceof Decision.Replayed<CapturedResponse> replayed) {
+            return new Reply.Replay(replayed.record());
+        }
+        if (decision instanceof Decision.Executed<CapturedResponse> executed) {
+            return new Reply.Captured(Outcome.EXECUTED, executed.result(), Optional.of(executed.expiresAt()));
+        }
+        if (decision instanceof Decision.RolledBack<CapturedResponse> rolledBack) {
+            return new Reply.Captured(Outcome.ROLLED_BACK, rolledBack.result(), Optional.empty());
+        }
+        if (decision instanceof Decision.Doomed<CapturedResponse> doomed) {
+            return refusal(
+                    Problem.APPLICATION_FAILED,
+                    "the application answered " + doomed.result().status() + " but its transaction was rolled back,"
+                            + " so nothing of it was kept; retrying with the same key is safe");
+        }
+        if (decision instanceof Decision.Mismatched<CapturedResponse> mismatched) {
+            return new Reply.Refusal(new ProblemException(
+                    Problem.KEY_REUSED,
+                    "this " + config.keyHeader() + " was already used for a different request to " + contract
+                            + " (it differs at " + mismatched.differences() + "); send a new key for a new request,"
+                            + " or resend the original request unchanged",
+                    Map.of(MISMATCHES_MEMBER, mismatched.differences())));
+        }
+        if (decision instanceof Decision.ReplayForbidden<CapturedResponse>) {
+            return refusal(
+                    Problem.REPLAY_FORBIDDEN,
+                    contract + " replays a stored response only to a caller in one of the roles "
+                            + new TreeSet<>(operation.replayRoles())
+                            + "; nothing was executed; ask the service's operators for the role, or for the record"
+                            + " to be erased so the request can run again");
+        }
+        if (decision instanceof Decision.Failed<CapturedResponse> failed) {
+            return refusal(failed.failure());
+        }
+        throw new IllegalStateException("only a DRAIN look-up finds no record: " + decision);
+    }
+
+    private static Reply refusal(Decision.Failure failure) {
+        return switch (failure) {
+            case IN_PROGRESS -> refusal(
+                    Problem.REQUEST_IN_PROGRESS,
+                    "another request with this key is still being processed; nothing was executed for this one;"
+                            + " retry with the same key after the Retry-After delay to get its outcome");
+            case TRANSACTION_CONFLICT -> refusal(
+                    Problem.TRANSACTION_CONFLICT,
+                    "the database kept aborting the claim of this key to protect its isolation level; nothing was"
+                            + " executed; retry with the same key");
+            case STORE_UNAVAILABLE -> refusal(
+                    Problem.STORE_UNAVAILABLE,
+                    "the idempotency record could not be claimed or read, so nothing was executed; retry with the"
+                            + " same key");
+            case COMMIT_FAILED -> refusal(
+                    Problem.COMMIT_FAILED,
+                    "the request could not be committed and nothing of it was kept; retrying with the same key is"
+                            + " safe");
+            case RECORD_UNREADABLE -> refusal(
+                    Problem.RECORD_UNREADABLE,
+                    "the response stored for this key cannot be decrypted, so it is not replayed and the request"
+                            + " is not executed again; report this to the service's operators, quoting the key");
+        };
+    }
+
+    private static Reply refusal(Problem problem, String detail) {
+        return new Reply.Refusal(new ProblemException(problem, detail));
+    }
+
+    /**
+     * Container security constraints run before the filter on every retry, but checks inside the application
+     * do not run on a replay; {@code replay-roles} re-checks the caller's roles at the time of the retry, so
+     * a caller whose role was revoked within the retention gets no stored response (nor learns of one).
+     */
+    private boolean mayReplay(Operation operation, HttpServletRequest request) {
+        Set<String> roles = replayRoles.getOrDefault(operation.contract(), Set.of());
+        return roles.isEmpty() || roles.stream().anyMatch(request::isUserInRole);
     }
 
     private Reply passKeyless(
@@ -229,185 +314,13 @@ public final class IdempotentRequestHandler {
     }
 
     /**
-     * A duplicate of a request in flight on this node waits here first, without a connection ({@link
-     * KeysInFlight}); the whole wait, here and in the claim, stays within {@code lock-timeout}.
+     * Runs the application with its response held back, in the attempt's transaction; a final outcome (a
+     * storable status) is handed back to be stored, anything else only to be sent after the rollback. A run that
+     * cannot be stored is refused.
      */
-    private Reply claimInTurn(
-            RequestResultId id,
-            CanonicalRequest canonical,
-            Duration retention,
-            BufferedBodyRequest request,
-            HttpServletResponse response,
-            FilterChain chain)
-            throws IOException, ServletException, ProblemException {
-        long started = System.nanoTime();
-        long deadline = started + config.lockTimeout().toNanos();
-        if (!keysInFlight.enter(id, deadline)) {
-            throw inProgress(id, started);
-        }
-        try {
-            return claimAndRun(id, canonical, retention, request, response, chain, started, deadline);
-        } finally {
-            keysInFlight.leave(id);
-        }
-    }
-
-    private Reply claimAndRun(
-            RequestResultId id,
-            CanonicalRequest canonical,
-            Duration retention,
-            BufferedBodyRequest request,
-            HttpServletResponse response,
-            FilterChain chain,
-            long started,
-            long deadline)
-            throws IOException, ServletException, ProblemException {
-        // The transaction's one boundary: it begins here, commits only in storeAndCommit, and is rolled back
-        // in finally whatever else happened, always before the reply is written.
-        for (int attempt = 1; ; attempt++) {
-            transaction.begin(config.transactionTimeout());
-            try {
-                ClaimOutcome claimed = claim(id, canonical, retention, started, deadline);
-                if (claimed instanceof ClaimOutcome.Existing existing) {
-                    return replay(existing.record(), canonical, request);
-                }
-                CapturedResponse captured = runApplication(id.operation(), request, response, chain);
-                if (!config.storableStatuses().isStorable(captured.status())) {
-                    // A failure or a refusal that is not a final outcome: undo its effects, keep the key free.
-                    return new Reply.Captured(Outcome.ROLLED_BACK, captured, Optional.empty());
-                }
-                storeAndCommit(id, captured);
-                return new Reply.Captured(
-                        Outcome.EXECUTED, captured, Optional.of(Instant.now().plus(retention)));
-            } catch (TransactionConflictException e) {
-                // Nothing has run yet, so a new transaction with the same key is safe (the chapter's rule for
-                // isolation levels above Read Committed); it will usually find the winner's record.
-                if (attempt == MAX_CLAIM_TRANSACTIONS) {
-                    throw new ProblemException(
-                            Problem.TRANSACTION_CONFLICT,
-                            "the database kept aborting the claim of this key to protect its isolation level;"
-                                    + " nothing was executed; retry with the same key");
-                }
-            } finally {
-                // A no-op after the commit. Otherwise it undoes the claim and anything the application did,
-                // and a replay's read-only transaction gives its connection back before the replay is sent.
-                transaction.rollback();
-            }
-        }
-    }
-
-    /**
-     * DRAIN: a stored record is still honoured (replay or 422), because its client is entitled to it; a new
-     * key runs unprotected and is not recorded.
-     */
-    private Reply replayOrPassThrough(
-            RequestResultId id,
-            CanonicalRequest canonical,
-            BufferedBodyRequest request,
-            HttpServletResponse response,
-            FilterChain chain)
-            throws IOException, ServletException, ProblemException {
-        Optional<StoredRecord> stored;
-        transaction.begin(config.transactionTimeout());
-        try {
-            stored = store.find(id);
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "reading " + id + " failed", e);
-            throw new ProblemException(
-                    Problem.STORE_UNAVAILABLE,
-                    "the idempotency record could not be read, so nothing was executed; retry with the same key");
-        } finally {
-            transaction.rollback();
-        }
-        if (stored.isPresent()) {
-            return replay(stored.get(), canonical, request);
-        }
-        chain.doFilter(request, response);
-        return new Reply.PassedThrough(Outcome.DRAIN_PASSED);
-    }
-
-    private ClaimOutcome claim(
-            RequestResultId id, CanonicalRequest canonical, Duration retention, long started, long deadline)
-            throws ProblemException {
-        // At least a millisecond: the request ahead on this node has ended, so its record is no longer locked.
-        Duration maxWait = Duration.ofNanos(Math.max(deadline - System.nanoTime(), MIN_CLAIM_WAIT.toNanos()));
-        try {
-            ClaimOutcome outcome = store.claim(id, encryption.storedRequest(id, canonical.text()), retention, maxWait);
-            if (outcome instanceof ClaimOutcome.Existing) {
-                listener.waitedForDuplicate(id.operation(), Duration.ofNanos(System.nanoTime() - started));
-            }
-            return outcome;
-        } catch (RequestInProgressException e) {
-            throw inProgress(id, started);
-        } catch (TransactionConflictException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "claiming " + id + " failed", e);
-            throw new ProblemException(
-                    Problem.STORE_UNAVAILABLE,
-                    "the idempotency record could not be claimed, so nothing was executed; retry with the same key");
-        }
-    }
-
-    private ProblemException inProgress(RequestResultId id, long started) {
-        listener.waitedForDuplicate(id.operation(), Duration.ofNanos(System.nanoTime() - started));
-        return new ProblemException(
-                Problem.REQUEST_IN_PROGRESS,
-                "another request with this key is still being processed; nothing was executed for this one;"
-                        + " retry with the same key after the Retry-After delay to get its outcome");
-    }
-
-    /** The stored response, if the record was made by this very request; 422 if the key was used for another. */
-    private Reply replay(StoredRecord stored, CanonicalRequest canonical, HttpServletRequest request)
-            throws ProblemException {
-        requireReplayRole(stored.id().operation(), request);
-        StoredRecord record = readable(stored);
-        if (!record.request().equals(canonical.text())) {
-            List<String> mismatches = canonical.differencesFrom(record.request());
-            throw new ProblemException(
-                    Problem.KEY_REUSED,
-                    "this " + config.keyHeader() + " was already used for a different request to "
-                            + record.id().operation() + " (it differs at " + mismatches
-                            + "); send a new key for a new request, or resend the original request unchanged",
-                    Map.of(MISMATCHES_MEMBER, mismatches));
-        }
-        return new Reply.Replay(record);
-    }
-
-    /**
-     * Container security constraints run before the filter on every retry, but checks inside the application
-     * do not run on a replay; {@code replay-roles} re-checks the caller's roles at the time of the retry, so
-     * a caller whose role was revoked within the retention gets no stored response (nor learns of one).
-     */
-    private void requireReplayRole(String operation, HttpServletRequest request) throws ProblemException {
-        Set<String> roles = replayRoles.getOrDefault(operation, Set.of());
-        if (!roles.isEmpty() && roles.stream().noneMatch(request::isUserInRole)) {
-            throw new ProblemException(
-                    Problem.REPLAY_FORBIDDEN,
-                    operation + " replays a stored response only to a caller in one of the roles "
-                            + new TreeSet<>(roles)
-                            + "; nothing was executed; ask the service's operators for the role, or for the record"
-                            + " to be erased so the request can run again");
-        }
-    }
-
-    /** A record that cannot be opened is neither replayed nor executed again: either could break its promise. */
-    private StoredRecord readable(StoredRecord stored) throws ProblemException {
-        try {
-            return encryption.readable(stored);
-        } catch (RecordEncryption.UnreadableRecordException e) {
-            LOG.severe("the record " + stored.id() + " cannot be opened: " + e.getMessage() + "; it is not replayed");
-            throw new ProblemException(
-                    Problem.RECORD_UNREADABLE,
-                    "the response stored for this key cannot be decrypted, so it is not replayed and the request"
-                            + " is not executed again; report this to the service's operators, quoting the key");
-        }
-    }
-
-    /** Runs the application with its response held back; a run that cannot be stored is refused. */
-    private CapturedResponse runApplication(
+    private IdempotentExecutor.Ran<CapturedResponse> runApplication(
             String operation, BufferedBodyRequest request, HttpServletResponse response, FilterChain chain)
-            throws IOException, ServletException, ProblemException {
+            throws ProblemException {
         CapturingResponseWrapper capture =
                 new CapturingResponseWrapper(response, config.maxResponseBodyBytes(), request);
         try {
@@ -441,7 +354,16 @@ public final class IdempotentRequestHandler {
                             + config.maxResponseBodyBytes() + " bytes), so it could not be stored and nothing was"
                             + " kept; report this to the service's operators");
         }
-        return captured;
+        if (!config.storableStatuses().isStorable(captured.status())) {
+            return new IdempotentExecutor.Ran<>(captured, Optional.empty());
+        }
+        return new IdempotentExecutor.Ran<>(
+                captured,
+                Optional.of(new StoredResponse(
+                        captured.status(),
+                        captured.headersIn(config.storedHeaders()),
+                        captured.body(),
+                        captured.writerCharset())));
     }
 
     /**
@@ -465,33 +387,6 @@ public final class IdempotentRequestHandler {
                 operation + " cannot be made idempotent as it is: its code manages its own database transactions"
                         + " (" + refusal + "), so nothing of this request was kept; retrying will fail the same"
                         + " way; report this to the service's operators");
-    }
-
-    private void storeAndCommit(RequestResultId id, CapturedResponse captured) throws ProblemException {
-        if (!transaction.isCommittable()) {
-            throw new ProblemException(
-                    Problem.APPLICATION_FAILED,
-                    "the application answered " + captured.status() + " but its transaction was rolled back, so"
-                            + " nothing of it was kept; retrying with the same key is safe");
-        }
-        try {
-            store.complete(
-                    id,
-                    encryption.storedResponse(
-                            id,
-                            new StoredResponse(
-                                    captured.status(),
-                                    captured.headersIn(config.storedHeaders()),
-                                    captured.body(),
-                                    captured.writerCharset())));
-            transaction.commit();
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, id.operation() + " could not be committed", e);
-            throw new ProblemException(
-                    Problem.COMMIT_FAILED,
-                    "the request could not be committed and nothing of it was kept; retrying with the same key is"
-                            + " safe");
-        }
     }
 
     /** Whether startAsync threw (most servlets) or was swallowed (some frameworks), the request is refused. */

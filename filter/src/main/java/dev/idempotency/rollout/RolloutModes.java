@@ -2,6 +2,8 @@ package dev.idempotency.rollout;
 
 import dev.idempotency.StoreException;
 import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.dialect.SqlStatement;
+import dev.idempotency.dialect.SqlStatement.Values;
 import dev.idempotency.tx.JtaTransaction;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -9,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -77,12 +80,13 @@ public final class RolloutModes {
         try {
             transaction.inTransaction(() -> {
                 try (Connection connection = dataSource.getConnection()) {
-                    for (String statement :
-                            new String[] {dialect.upsertRolloutStatement(), dialect.insertRolloutHistoryStatement()}) {
-                        try (PreparedStatement write = connection.prepareStatement(statement)) {
-                            write.setString(1, operation);
-                            write.setString(2, mode.name());
-                            write.setString(3, changedBy);
+                    Values change = Values.of()
+                            .text("operation", operation)
+                            .text("mode", mode.name())
+                            .text("changedBy", changedBy);
+                    for (SqlStatement statement :
+                            List.of(dialect.upsertRolloutStatement(), dialect.insertRolloutHistoryStatement())) {
+                        try (PreparedStatement write = statement.prepare(connection, change)) {
                             write.executeUpdate();
                         }
                     }
@@ -116,7 +120,7 @@ public final class RolloutModes {
     private Map<String, Setting> read() {
         transaction.begin(Optional.empty());
         try (Connection connection = dataSource.getConnection();
-                PreparedStatement select = connection.prepareStatement(dialect.selectRolloutStatement());
+                PreparedStatement select = dialect.selectRolloutStatement().prepare(connection);
                 ResultSet rows = select.executeQuery()) {
             Map<String, Setting> settings = new TreeMap<>();
             while (rows.next()) {

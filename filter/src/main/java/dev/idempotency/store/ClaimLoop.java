@@ -2,6 +2,7 @@ package dev.idempotency.store;
 
 import dev.idempotency.RequestInProgressException;
 import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.dialect.SqlStatement;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -24,13 +25,10 @@ public final class ClaimLoop {
     /** How often a claim on an engine that does not wait (H2) looks again at a key another transaction holds. */
     static final long BUSY_KEY_PAUSE_MILLIS = 50;
 
-    /** The two statements of one claim, on the transaction's connection. */
-    public interface Statements<T> {
-        /** Binds the claim's insert, which affects one row (claimed) or none (taken) and never fails on a duplicate. */
-        void bindInsert(PreparedStatement insert) throws SQLException;
-
-        /** The winner's row, read by a separate statement; empty if there is none (it rolled back, or was purged). */
-        Optional<T> findWinner(Connection connection) throws SQLException;
+    /** Reads the winner's row by a separate statement; empty if there is none (it rolled back, or was purged). */
+    @FunctionalInterface
+    public interface Winner<T> {
+        Optional<T> find(Connection connection) throws SQLException;
     }
 
     private final SqlDialect dialect;
@@ -42,6 +40,9 @@ public final class ClaimLoop {
     /**
      * Claims, waiting at most {@code maxWait} for a transaction that holds the same identity.
      *
+     * @param insert the claim's insert, which affects one row (claimed) or none (taken) and never fails on a
+     *     duplicate
+     * @param values the insert's parameters
      * @param what names the identity in exceptions, such as {@code the key [alice, debit:v1, k1]}
      * @return empty if this transaction claimed it; the winner's row if it was taken
      * @throws RequestInProgressException if the holder is still running after {@code maxWait}, or the identity
@@ -49,11 +50,16 @@ public final class ClaimLoop {
      * @throws SQLException for any other failure, never hidden
      */
     public <T> Optional<T> claim(
-            Connection connection, String insertSql, Statements<T> statements, Duration maxWait, String what)
+            Connection connection,
+            SqlStatement insert,
+            SqlStatement.Values values,
+            Winner<T> winner,
+            Duration maxWait,
+            String what)
             throws SQLException {
         long deadline = System.nanoTime() + maxWait.toNanos();
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; ) {
-            Optional<Integer> inserted = insert(connection, insertSql, statements, maxWait, deadline, what);
+            Optional<Integer> inserted = insert(connection, insert, values, maxWait, deadline, what);
             if (inserted.isEmpty()) {
                 continue; // the key is busy on an engine that does not wait; tried again after a pause
             }
@@ -63,9 +69,9 @@ public final class ClaimLoop {
             // Taken: the winner is read by a separate statement, because the insert's snapshot may not hold its
             // row (PostgreSQL's Read Committed rule, "INSERT ... ON CONFLICT"; MariaDB reads it with a locking
             // read for the same reason under Repeatable Read).
-            Optional<T> winner = statements.findWinner(connection);
-            if (winner.isPresent()) {
-                return winner;
+            Optional<T> found = winner.find(connection);
+            if (found.isPresent()) {
+                return found;
             }
             attempt++;
         }
@@ -79,14 +85,13 @@ public final class ClaimLoop {
      */
     private Optional<Integer> insert(
             Connection connection,
-            String insertSql,
-            Statements<?> statements,
+            SqlStatement statement,
+            SqlStatement.Values values,
             Duration maxWait,
             long deadline,
             String what)
             throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement(insertSql)) {
-            statements.bindInsert(insert);
+        try (PreparedStatement insert = statement.prepare(connection, values)) {
             // A JDBC query timeout bounds only this statement's wait on the unique index; unlike SET LOCAL
             // lock_timeout it costs no extra round trip and leaves the application's own lock waits alone.
             insert.setQueryTimeout((int) Math.min(Math.max(1, maxWait.toSeconds()), Integer.MAX_VALUE));

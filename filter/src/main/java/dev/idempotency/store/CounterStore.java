@@ -2,6 +2,8 @@ package dev.idempotency.store;
 
 import dev.idempotency.StoreException;
 import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.dialect.SqlStatement;
+import dev.idempotency.dialect.SqlStatement.Values;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -10,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import javax.sql.DataSource;
 
 /**
@@ -49,14 +52,19 @@ public final class CounterStore {
      * @throws StoreException if the database refused
      */
     public void add(Map<Key, Long> increments) {
+        SqlStatement statement = dialect.addToCounterStatement();
         try (Connection connection = dataSource.getConnection();
-                PreparedStatement add = connection.prepareStatement(dialect.addToCounterStatement())) {
-            for (Map.Entry<Key, Long> increment : new java.util.TreeMap<>(increments).entrySet()) {
-                add.setString(1, increment.getKey().operation());
-                add.setString(2, increment.getKey().counter());
-                add.setString(3, increment.getKey().principal());
-                add.setString(4, increment.getKey().userAgent());
-                add.setLong(5, increment.getValue());
+                PreparedStatement add = statement.prepare(connection)) {
+            for (Map.Entry<Key, Long> increment : new TreeMap<>(increments).entrySet()) {
+                Key key = increment.getKey();
+                statement.bind(
+                        add,
+                        Values.of()
+                                .text("operation", key.operation())
+                                .text("counter", key.counter())
+                                .text("principal", key.principal())
+                                .text("userAgent", key.userAgent())
+                                .number("amount", increment.getValue()));
                 add.addBatch();
             }
             add.executeBatch();
@@ -68,7 +76,7 @@ public final class CounterStore {
     /** @throws StoreException if the database could not be read */
     public List<Value> readAll() {
         try (Connection connection = dataSource.getConnection();
-                PreparedStatement select = connection.prepareStatement(dialect.selectCountersStatement());
+                PreparedStatement select = dialect.selectCountersStatement().prepare(connection);
                 ResultSet rows = select.executeQuery()) {
             List<Value> values = new ArrayList<>();
             while (rows.next()) {

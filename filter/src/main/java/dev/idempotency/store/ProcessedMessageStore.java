@@ -3,6 +3,7 @@ package dev.idempotency.store;
 import dev.idempotency.RequestInProgressException;
 import dev.idempotency.StoreException;
 import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.dialect.SqlStatement.Values;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -45,20 +46,8 @@ public final class ProcessedMessageStore {
             return claimLoop.claim(
                     connection,
                     dialect.claimMessageStatement(),
-                    new ClaimLoop.Statements<>() {
-                        @Override
-                        public void bindInsert(PreparedStatement insert) throws SQLException {
-                            insert.setString(1, subscriber);
-                            insert.setString(2, messageId);
-                            insert.setString(3, payload);
-                            insert.setString(4, localObject);
-                        }
-
-                        @Override
-                        public Optional<Optional<String>> findWinner(Connection connection) throws SQLException {
-                            return storedPayload(connection, subscriber, messageId);
-                        }
-                    },
+                    message(subscriber, messageId).text("payload", payload).text("localObject", localObject),
+                    found -> storedPayload(found, subscriber, messageId),
                     maxWait,
                     what);
         } catch (SQLException e) {
@@ -75,9 +64,12 @@ public final class ProcessedMessageStore {
      */
     public int purgeProcessedBefore(Duration retention, int maxRows) {
         try (Connection connection = dataSource.getConnection();
-                PreparedStatement purge = connection.prepareStatement(dialect.purgeProcessedMessagesStatement())) {
-            purge.setLong(1, retention.toSeconds());
-            purge.setInt(2, maxRows);
+                PreparedStatement purge = dialect.purgeProcessedMessagesStatement()
+                        .prepare(
+                                connection,
+                                Values.of()
+                                        .number("retentionSeconds", retention.toSeconds())
+                                        .number("batchSize", maxRows))) {
             return purge.executeUpdate();
         } catch (SQLException e) {
             throw new StoreException("purging processed messages failed: " + e.getMessage(), e);
@@ -87,12 +79,14 @@ public final class ProcessedMessageStore {
     /** Empty if there is no row; otherwise the stored payload, which may itself be absent. */
     private Optional<Optional<String>> storedPayload(Connection connection, String subscriber, String messageId)
             throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(dialect.selectMessagePayloadStatement())) {
-            select.setString(1, subscriber);
-            select.setString(2, messageId);
-            try (ResultSet row = select.executeQuery()) {
-                return row.next() ? Optional.of(Optional.ofNullable(row.getString(1))) : Optional.empty();
-            }
+        try (PreparedStatement select =
+                        dialect.selectMessagePayloadStatement().prepare(connection, message(subscriber, messageId));
+                ResultSet row = select.executeQuery()) {
+            return row.next() ? Optional.of(Optional.ofNullable(row.getString(1))) : Optional.empty();
         }
+    }
+
+    private static Values message(String subscriber, String messageId) {
+        return Values.of().text("subscriber", subscriber).text("messageId", messageId);
     }
 }

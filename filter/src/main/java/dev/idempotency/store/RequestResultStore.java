@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.idempotency.RequestInProgressException;
 import dev.idempotency.StoreException;
 import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.dialect.SqlStatement.Values;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -66,21 +67,8 @@ public final class RequestResultStore {
             Optional<StoredRecord> winner = claimLoop.claim(
                     connection,
                     dialect.claimStatement(),
-                    new ClaimLoop.Statements<>() {
-                        @Override
-                        public void bindInsert(PreparedStatement claim) throws SQLException {
-                            claim.setString(1, id.scope());
-                            claim.setString(2, id.operation());
-                            claim.setString(3, id.requestKey());
-                            claim.setString(4, canonicalRequest);
-                            claim.setLong(5, retention.toSeconds());
-                        }
-
-                        @Override
-                        public Optional<StoredRecord> findWinner(Connection connection) throws SQLException {
-                            return find(connection, id);
-                        }
-                    },
+                    identity(id).text("request", canonicalRequest).number("retentionSeconds", retention.toSeconds()),
+                    found -> find(found, id),
                     maxWait,
                     "the key " + id);
             return winner.<ClaimOutcome>map(ClaimOutcome.Existing::new).orElseGet(ClaimOutcome.Claimed::new);
@@ -123,10 +111,7 @@ public final class RequestResultStore {
     }
 
     private Optional<StoredRecord> find(Connection connection, RequestResultId id) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(dialect.selectRequestResultStatement())) {
-            select.setString(1, id.scope());
-            select.setString(2, id.operation());
-            select.setString(3, id.requestKey());
+        try (PreparedStatement select = dialect.selectRequestResultStatement().prepare(connection, identity(id))) {
             try (ResultSet row = select.executeQuery()) {
                 if (!row.next()) {
                     return Optional.empty();
@@ -158,13 +143,13 @@ public final class RequestResultStore {
     public void complete(RequestResultId id, StoredResponse response) {
         int updated;
         try (Connection connection = dataSource.getConnection();
-                PreparedStatement complete = connection.prepareStatement(dialect.completeStatement())) {
-            complete.setInt(1, response.status());
-            complete.setString(2, writeHeaders(response));
-            complete.setBytes(3, response.body());
-            complete.setString(4, id.scope());
-            complete.setString(5, id.operation());
-            complete.setString(6, id.requestKey());
+                PreparedStatement complete = dialect.completeStatement()
+                        .prepare(
+                                connection,
+                                identity(id)
+                                        .number("status", response.status())
+                                        .text("headers", writeHeaders(response))
+                                        .bytes("body", response.body()))) {
             updated = complete.executeUpdate();
         } catch (SQLException e) {
             throw failure("completing " + id, e);
@@ -185,8 +170,8 @@ public final class RequestResultStore {
      */
     public int deleteScope(String scope) {
         try (Connection connection = dataSource.getConnection();
-                PreparedStatement delete = connection.prepareStatement("DELETE FROM request_result WHERE scope = ?")) {
-            delete.setString(1, scope);
+                PreparedStatement delete = dialect.deleteScopeStatement()
+                        .prepare(connection, Values.of().text("scope", scope))) {
             delete.setQueryTimeout(PURGE_STATEMENT_TIMEOUT_SECONDS);
             return delete.executeUpdate();
         } catch (SQLException e) {
@@ -202,14 +187,22 @@ public final class RequestResultStore {
      */
     public int purgeExpired(int maxRows) {
         try (Connection connection = dataSource.getConnection();
-                PreparedStatement purge = connection.prepareStatement(dialect.purgeExpiredRequestsStatement())) {
-            purge.setInt(1, maxRows);
+                PreparedStatement purge = dialect.purgeExpiredRequestsStatement()
+                        .prepare(connection, Values.of().number("batchSize", maxRows))) {
             // An engine without SKIP LOCKED for DELETE would wait on a row a retry holds; the next run tries again.
             purge.setQueryTimeout(PURGE_STATEMENT_TIMEOUT_SECONDS);
             return purge.executeUpdate();
         } catch (SQLException e) {
             throw failure("purging expired records", e);
         }
+    }
+
+    /** The record's identity, the parameters every statement on one record names. */
+    private static Values identity(RequestResultId id) {
+        return Values.of()
+                .text("scope", id.scope())
+                .text("operation", id.operation())
+                .text("requestKey", id.requestKey());
     }
 
     private RuntimeException failure(String what, SQLException e) {

@@ -16,7 +16,7 @@ import java.util.logging.Logger;
  * <p>Thread-safe in the way {@link UserTransaction} is: every call acts on the calling thread's
  * transaction.
  */
-public final class JtaTransaction {
+public final class JtaTransaction implements Transaction {
     private static final Logger LOG = Logger.getLogger(JtaTransaction.class.getName());
 
     private final UserTransaction userTransaction;
@@ -30,6 +30,7 @@ public final class JtaTransaction {
      * @throws IllegalStateException if a transaction is already active on this thread: something before
      *     the filter opened it, so the filter cannot own the boundary
      */
+    @Override
     public void begin(Optional<Duration> timeout) {
         try {
             if (timeout.isPresent()) {
@@ -82,11 +83,13 @@ public final class JtaTransaction {
      * Whether the transaction can still commit. The application may have marked it rollback-only, or the
      * transaction manager may have rolled it back on timeout, while still answering 200.
      */
+    @Override
     public boolean isCommittable() {
         return status() == Status.STATUS_ACTIVE;
     }
 
     /** @throws CommitFailedException if the commit failed; the transaction is then over and nothing of it persisted */
+    @Override
     public void commit() {
         try {
             userTransaction.commit();
@@ -100,6 +103,7 @@ public final class JtaTransaction {
     }
 
     /** Rolls back if a transaction is still associated with this thread; never throws. */
+    @Override
     public void rollback() {
         try {
             if (userTransaction.getStatus() != Status.STATUS_NO_TRANSACTION) {

@@ -74,10 +74,10 @@ class RequestResultStoreTest {
 
         Map<String, StrictProxy.Answer> connectionAnswers = new HashMap<>();
         connectionAnswers.put("prepareStatement", args -> {
-            if (args[0].equals(dialect.claimStatement())) {
+            if (args[0].equals(dialect.claimStatement().jdbc())) {
                 return claim[0];
             }
-            assertEquals(dialect.selectRequestResultStatement(), args[0]);
+            assertEquals(dialect.selectRequestResultStatement().jdbc(), args[0]);
             return select;
         });
         connectionAnswers.put("close", args -> {

@@ -3,6 +3,7 @@ package dev.idempotency.check;
 import dev.idempotency.ConfigurationException;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.store.FilterSchema;
+import dev.idempotency.tx.LocalTransactions;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;

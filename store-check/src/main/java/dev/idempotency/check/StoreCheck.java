@@ -1,6 +1,7 @@
 package dev.idempotency.check;
 
 import dev.idempotency.ConfigurationException;
+import dev.idempotency.tx.LocalTransactions;
 import java.io.PrintStream;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -3,6 +3,8 @@ package dev.idempotency.check;
 import dev.idempotency.RequestInProgressException;
 import dev.idempotency.StoreException;
 import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.dialect.SqlStatement;
+import dev.idempotency.dialect.SqlStatement.Values;
 import dev.idempotency.rollout.RolloutMode;
 import dev.idempotency.store.ClaimOutcome;
 import dev.idempotency.store.CounterStore;
@@ -11,6 +13,7 @@ import dev.idempotency.store.RequestResultId;
 import dev.idempotency.store.RequestResultStore;
 import dev.idempotency.store.StoredRecord;
 import dev.idempotency.store.StoredResponse;
+import dev.idempotency.tx.LocalTransactions;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -250,13 +253,14 @@ final class StoreContract implements AutoCloseable {
         String operation = run + ":v1";
         for (RolloutMode mode : new RolloutMode[] {RolloutMode.OPTIONAL, RolloutMode.REQUIRED}) {
             inTransaction(() -> {
+                Values change = Values.of()
+                        .text("operation", operation)
+                        .text("mode", mode.name())
+                        .text("changedBy", "store-check");
                 try (Connection connection = transactions.getConnection()) {
-                    for (String statement :
-                            new String[] {dialect.upsertRolloutStatement(), dialect.insertRolloutHistoryStatement()}) {
-                        try (PreparedStatement write = connection.prepareStatement(statement)) {
-                            write.setString(1, operation);
-                            write.setString(2, mode.name());
-                            write.setString(3, "store-check");
+                    for (SqlStatement statement :
+                            List.of(dialect.upsertRolloutStatement(), dialect.insertRolloutHistoryStatement())) {
+                        try (PreparedStatement write = statement.prepare(connection, change)) {
                             write.executeUpdate();
                         }
                     }
@@ -320,7 +324,7 @@ final class StoreContract implements AutoCloseable {
      */
     private String claim(RequestResultId id, String request, long holdMillis, boolean commit, Duration maxWait)
             throws Exception {
-        transactions.begin();
+        transactions.begin(Optional.empty());
         try {
             ClaimOutcome outcome = records.claim(id, request, RETENTION, maxWait);
             if (outcome instanceof ClaimOutcome.Existing existing) {
@@ -346,7 +350,7 @@ final class StoreContract implements AutoCloseable {
 
     /** @return {@code first}, or {@code redelivery <stored payload>} */
     private String message(String id, String payload, long holdMillis, boolean commit) throws Exception {
-        transactions.begin();
+        transactions.begin(Optional.empty());
         try {
             Optional<Optional<String>> stored = messages.claim(run, id, payload, "check", WAIT);
             if (stored.isPresent()) {
@@ -363,7 +367,7 @@ final class StoreContract implements AutoCloseable {
     }
 
     private <T> T inTransaction(Callable<T> work) throws Exception {
-        transactions.begin();
+        transactions.begin(Optional.empty());
         try {
             T result = work.call();
             transactions.commit();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.store.FilterSchema;
+import dev.idempotency.tx.LocalTransactions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,7 @@
 package dev.idempotency.sample.bench;
 
 import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.dialect.SqlStatement.Values;
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.LocalServer;
 import dev.idempotency.sample.support.PostgresExtension;
@@ -111,9 +112,9 @@ public final class RetentionBenchmark {
 
     private static void purgeBatch(DataSource database, int batch, AtomicLong purged) {
         try (Connection connection = database.getConnection();
-                PreparedStatement purge = connection.prepareStatement(
-                        SqlDialect.named("postgresql").purgeExpiredRequestsStatement())) {
-            purge.setInt(1, batch);
+                PreparedStatement purge = SqlDialect.named("postgresql")
+                        .purgeExpiredRequestsStatement()
+                        .prepare(connection, Values.of().number("batchSize", batch))) {
             purged.addAndGet(purge.executeUpdate());
         } catch (SQLException e) {
             throw new IllegalStateException(e);

@@ -1,6 +1,7 @@
 package dev.idempotency.sample.bench;
 
 import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.dialect.SqlStatement.Values;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -47,22 +48,28 @@ final class StatementFloor implements AutoCloseable {
     Void covered() {
         String key = UUID.randomUUID().toString();
         try {
-            try (PreparedStatement claim = connection.prepareStatement(POSTGRESQL.claimStatement())) {
-                claim.setString(1, "alice");
-                claim.setString(2, "debit:v1");
-                claim.setString(3, key);
-                claim.setString(4, String.format(REQUEST_TEMPLATE, account));
-                claim.setLong(5, 86_400);
+            Values identity = Values.of()
+                    .text("scope", "alice")
+                    .text("operation", "debit:v1")
+                    .text("requestKey", key);
+            try (PreparedStatement claim = POSTGRESQL
+                    .claimStatement()
+                    .prepare(
+                            connection,
+                            identity.text("request", String.format(REQUEST_TEMPLATE, account))
+                                    .number("retentionSeconds", 86_400))) {
                 claim.executeUpdate();
             }
             long balance = lockAndDebit();
-            try (PreparedStatement complete = connection.prepareStatement(POSTGRESQL.completeStatement())) {
-                complete.setInt(1, 200);
-                complete.setString(2, HEADERS);
-                complete.setBytes(3, ("{\"balance\":" + balance + "}").getBytes(StandardCharsets.UTF_8));
-                complete.setString(4, "alice");
-                complete.setString(5, "debit:v1");
-                complete.setString(6, key);
+            try (PreparedStatement complete = POSTGRESQL
+                    .completeStatement()
+                    .prepare(
+                            connection,
+                            identity.number("status", 200)
+                                    .text("headers", HEADERS)
+                                    .bytes(
+                                            "body",
+                                            ("{\"balance\":" + balance + "}").getBytes(StandardCharsets.UTF_8)))) {
                 complete.executeUpdate();
             }
             connection.commit();

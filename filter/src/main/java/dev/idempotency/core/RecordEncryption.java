@@ -1,4 +1,4 @@
-package dev.idempotency.internal;
+package dev.idempotency.core;
 
 import dev.idempotency.config.EncryptionKeys;
 import dev.idempotency.store.RequestResultId;
@@ -27,7 +27,7 @@ import javax.crypto.spec.GCMParameterSpec;
  *
  * <p>Thread-safe.
  */
-final class RecordEncryption {
+public final class RecordEncryption {
     static final String SEALED_PREFIX = "enc1:";
 
     private static final String CIPHER = "AES/GCM/NoPadding";
@@ -38,7 +38,7 @@ final class RecordEncryption {
     private final Set<String> encryptedOperations;
     private final SecureRandom random = new SecureRandom();
 
-    RecordEncryption(EncryptionKeys keys, Set<String> encryptedOperations) {
+    public RecordEncryption(EncryptionKeys keys, Set<String> encryptedOperations) {
         this.keys = keys;
         this.encryptedOperations = Set.copyOf(encryptedOperations);
     }

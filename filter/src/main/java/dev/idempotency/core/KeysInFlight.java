@@ -1,4 +1,4 @@
-package dev.idempotency.internal;
+package dev.idempotency.core;
 
 import dev.idempotency.store.RequestResultId;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,4 +1,4 @@
-package dev.idempotency.check;
+package dev.idempotency.tx;
 
 import dev.idempotency.dialect.SqlDialect;
 import java.io.PrintWriter;
@@ -7,6 +7,8 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
@@ -16,12 +18,15 @@ import javax.sql.DataSource;
  * connection, so the store's statements and the caller's share one local transaction. Outside a transaction a
  * connection is an ordinary auto-commit one. Every connection works in the given schema.
  *
+ * <p>For running the filter's store and core without a container: the store check, and the core's tests. A
+ * timeout given to {@link #begin} is not enforced.
+ *
  * <p>Thread-safe: each thread has its own transaction.
  */
-final class LocalTransactions implements DataSource {
-    /** Opens a new connection to the database under check. */
+public final class LocalTransactions implements DataSource, Transaction {
+    /** Opens a new connection to the database. */
     @FunctionalInterface
-    interface ConnectionSource {
+    public interface ConnectionSource {
         Connection open() throws SQLException;
     }
 
@@ -30,35 +35,54 @@ final class LocalTransactions implements DataSource {
     private final String schema;
     private final ThreadLocal<Connection> current = new ThreadLocal<>();
 
-    /** @param schema the schema unqualified names resolve in, or {@code null} for the connection's own */
-    LocalTransactions(ConnectionSource database, SqlDialect dialect, String schema) {
+    /**
+     * @param dialect the engine's dialect, which selects the schema; may be {@code null} without a schema
+     * @param schema the schema unqualified names resolve in, or {@code null} for the connection's own
+     */
+    public LocalTransactions(ConnectionSource database, SqlDialect dialect, String schema) {
         this.database = database;
         this.dialect = dialect;
         this.schema = schema;
     }
 
-    void begin() throws SQLException {
+    @Override
+    public void begin(Optional<Duration> timeout) {
         if (current.get() != null) {
             throw new IllegalStateException("a transaction is already open on this thread");
         }
-        Connection connection = open();
-        connection.setAutoCommit(false);
-        current.set(connection);
-    }
-
-    void commit() throws SQLException {
-        try (Connection connection = end()) {
-            connection.commit();
+        try {
+            Connection connection = open();
+            connection.setAutoCommit(false);
+            current.set(connection);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not open a connection for the transaction: " + e.getMessage(), e);
         }
     }
 
-    /** Rolls back if a transaction is open on this thread; the end of every transaction, like a finally. */
-    void rollback() throws SQLException {
+    /** A local transaction cannot be marked rollback-only: while it is open, it can commit. */
+    @Override
+    public boolean isCommittable() {
+        return current.get() != null;
+    }
+
+    @Override
+    public void commit() {
+        try (Connection connection = end()) {
+            connection.commit();
+        } catch (SQLException e) {
+            throw new CommitFailedException("the transaction did not commit: " + e, e);
+        }
+    }
+
+    @Override
+    public void rollback() {
         if (current.get() == null) {
             return;
         }
         try (Connection connection = end()) {
             connection.rollback();
+        } catch (SQLException e) {
+            // The connection is closed either way; the database ends the transaction with it.
         }
     }
 

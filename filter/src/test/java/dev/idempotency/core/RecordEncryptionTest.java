@@ -1,4 +1,4 @@
-package dev.idempotency.internal;
+package dev.idempotency.core;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

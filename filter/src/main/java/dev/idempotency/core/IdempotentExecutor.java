@@ -1,0 +1,209 @@
+package dev.idempotency.core;
+
+import dev.idempotency.RequestInProgressException;
+import dev.idempotency.metrics.OutcomeListener;
+import dev.idempotency.store.ClaimOutcome;
+import dev.idempotency.store.RequestResultId;
+import dev.idempotency.store.RequestResultStore;
+import dev.idempotency.store.StoredRecord;
+import dev.idempotency.store.StoredResponse;
+import dev.idempotency.store.TransactionConflictException;
+import dev.idempotency.tx.Transaction;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The servlet-free core every entry point runs an {@link Attempt} through: in one transaction, claim the key,
+ * then replay or refuse an existing record, or run the work and store its outcome with its effects, and commit.
+ * It knows no HTTP and no SQL: the entry point adapts its world to an attempt and a piece of work, and turns
+ * the {@link Decision} into its answer; the store holds the records.
+ *
+ * <p>A duplicate of an attempt in flight on this node waits in memory first ({@link KeysInFlight}), then on the
+ * database's key; the whole wait stays within the lock timeout. A claim the database aborts to protect its
+ * isolation level is retried in a new transaction, since nothing has run yet.
+ *
+ * <p>Thread-safe: each attempt's state lives on its own stack.
+ */
+public final class IdempotentExecutor {
+    /** A claim that keeps hitting serialization failures gives up after this many transactions. */
+    static final int MAX_CLAIM_TRANSACTIONS = 3;
+
+    private static final Duration MIN_CLAIM_WAIT = Duration.ofMillis(1);
+    private static final Logger LOG = Logger.getLogger(IdempotentExecutor.class.getName());
+
+    /** The work an attempt protects, run at most once per key, inside the attempt's transaction. */
+    @FunctionalInterface
+    public interface Work<R, E extends Exception> {
+        Ran<R> run() throws E;
+    }
+
+    /**
+     * What the work returned.
+     *
+     * @param result the entry point's own view of what ran, handed back in the decision
+     * @param toStore the outcome to keep and replay, or empty if it is not one to keep (a failure)
+     */
+    public record Ran<R>(R result, Optional<StoredResponse> toStore) {}
+
+    private final Transaction transaction;
+    private final RequestResultStore store;
+    private final RecordEncryption encryption;
+    private final KeysInFlight keysInFlight = new KeysInFlight();
+    private final Duration lockTimeout;
+    private final Optional<Duration> transactionTimeout;
+    private final OutcomeListener listener;
+
+    /**
+     * @param lockTimeout how long a duplicate waits for the attempt that holds its key
+     * @param transactionTimeout the timeout of each attempt's transaction, or empty for the default
+     * @param listener told how long each duplicate waited
+     */
+    public IdempotentExecutor(
+            Transaction transaction,
+            RequestResultStore store,
+            RecordEncryption encryption,
+            Duration lockTimeout,
+            Optional<Duration> transactionTimeout,
+            OutcomeListener listener) {
+        this.transaction = transaction;
+        this.store = store;
+        this.encryption = encryption;
+        this.lockTimeout = lockTimeout;
+        this.transactionTimeout = transactionTimeout;
+        this.listener = listener;
+    }
+
+    /**
+     * Runs {@code work} at most once for the attempt's key, or answers with the record an earlier attempt
+     * committed. The transaction is rolled back whatever happened, unless it committed.
+     *
+     * @throws E what the work threw, after the rollback; the key is then free
+     */
+    public <R, E extends Exception> Decision<R> execute(Attempt attempt, Work<R, E> work) throws E {
+        long started = System.nanoTime();
+        long deadline = started + lockTimeout.toNanos();
+        if (!keysInFlight.enter(attempt.id(), deadline)) {
+            return inProgress(attempt.id(), started);
+        }
+        try {
+            return claimAndRun(attempt, work, started, deadline);
+        } finally {
+            keysInFlight.leave(attempt.id());
+        }
+    }
+
+    /**
+     * For DRAIN: a stored record is still honoured (replay or mismatch), because its client is entitled to it;
+     * without one, {@link Decision.NotRecorded}, and nothing is claimed.
+     */
+    public <R> Decision<R> lookUp(Attempt attempt) {
+        Optional<StoredRecord> stored;
+        transaction.begin(transactionTimeout);
+        try {
+            stored = store.find(attempt.id());
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "reading " + attempt.id() + " failed", e);
+            return new Decision.Failed<>(Decision.Failure.STORE_UNAVAILABLE);
+        } finally {
+            transaction.rollback();
+        }
+        return stored.<Decision<R>>map(record -> answerWith(record, attempt)).orElseGet(Decision.NotRecorded::new);
+    }
+
+    private <R, E extends Exception> Decision<R> claimAndRun(
+            Attempt attempt, Work<R, E> work, long started, long deadline) throws E {
+        // The transaction's one boundary: it begins here, commits only after the outcome is stored, and is
+        // rolled back in finally whatever else happened.
+        for (int claims = 1; ; claims++) {
+            transaction.begin(transactionTimeout);
+            try {
+                ClaimOutcome claimed;
+                try {
+                    claimed = claim(attempt, started, deadline);
+                } catch (RequestInProgressException e) {
+                    return inProgress(attempt.id(), started);
+                } catch (TransactionConflictException e) {
+                    // Nothing has run yet, so a new transaction with the same key is safe (the chapter's rule for
+                    // isolation levels above Read Committed); it will usually find the winner's record.
+                    if (claims == MAX_CLAIM_TRANSACTIONS) {
+                        return new Decision.Failed<>(Decision.Failure.TRANSACTION_CONFLICT);
+                    }
+                    continue;
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "claiming " + attempt.id() + " failed", e);
+                    return new Decision.Failed<>(Decision.Failure.STORE_UNAVAILABLE);
+                }
+                if (claimed instanceof ClaimOutcome.Existing existing) {
+                    return answerWith(existing.record(), attempt);
+                }
+                Ran<R> ran = work.run();
+                if (ran.toStore().isEmpty()) {
+                    // A failure or a refusal that is not a final outcome: undo its effects, keep the key free.
+                    return new Decision.RolledBack<>(ran.result());
+                }
+                if (!transaction.isCommittable()) {
+                    return new Decision.Doomed<>(ran.result());
+                }
+                return storeAndCommit(attempt, ran);
+            } finally {
+                // A no-op after the commit. Otherwise it undoes the claim and anything the work did, and a
+                // replay's read-only transaction gives its connection back before the answer is sent.
+                transaction.rollback();
+            }
+        }
+    }
+
+    private ClaimOutcome claim(Attempt attempt, long started, long deadline) {
+        // At least a millisecond: the attempt ahead on this node has ended, so its record is no longer locked.
+        Duration maxWait = Duration.ofNanos(Math.max(deadline - System.nanoTime(), MIN_CLAIM_WAIT.toNanos()));
+        ClaimOutcome outcome = store.claim(
+                attempt.id(),
+                encryption.storedRequest(attempt.id(), attempt.request().text()),
+                attempt.retention(),
+                maxWait);
+        if (outcome instanceof ClaimOutcome.Existing) {
+            listener.waitedForDuplicate(attempt.id().operation(), Duration.ofNanos(System.nanoTime() - started));
+        }
+        return outcome;
+    }
+
+    private <R> Decision<R> storeAndCommit(Attempt attempt, Ran<R> ran) {
+        try {
+            store.complete(
+                    attempt.id(),
+                    encryption.storedResponse(attempt.id(), ran.toStore().get()));
+            transaction.commit();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, attempt.id().operation() + " could not be committed", e);
+            return new Decision.Failed<>(Decision.Failure.COMMIT_FAILED);
+        }
+        return new Decision.Executed<>(ran.result(), Instant.now().plus(attempt.retention()));
+    }
+
+    /** The stored outcome, if the record was made by this very request and the caller may see it. */
+    private <R> Decision<R> answerWith(StoredRecord stored, Attempt attempt) {
+        if (!attempt.mayReplay().getAsBoolean()) {
+            return new Decision.ReplayForbidden<>();
+        }
+        StoredRecord record;
+        try {
+            record = encryption.readable(stored);
+        } catch (RecordEncryption.UnreadableRecordException e) {
+            // Neither replayed nor executed again: either could break the record's promise.
+            LOG.severe("the record " + stored.id() + " cannot be opened: " + e.getMessage() + "; it is not replayed");
+            return new Decision.Failed<>(Decision.Failure.RECORD_UNREADABLE);
+        }
+        if (!record.request().equals(attempt.request().text())) {
+            return new Decision.Mismatched<>(attempt.request().differencesFrom(record.request()));
+        }
+        return new Decision.Replayed<>(record);
+    }
+
+    private <R> Decision<R> inProgress(RequestResultId id, long started) {
+        listener.waitedForDuplicate(id.operation(), Duration.ofNanos(System.nanoTime() - started));
+        return new Decision.Failed<>(Decision.Failure.IN_PROGRESS);
+    }
+}

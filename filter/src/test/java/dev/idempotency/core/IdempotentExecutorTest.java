@@ -1,0 +1,272 @@
+package dev.idempotency.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.idempotency.canonical.CanonicalRequest;
+import dev.idempotency.config.EncryptionKeys;
+import dev.idempotency.config.SettingsParser;
+import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.metrics.OutcomeListener;
+import dev.idempotency.store.FilterSchema;
+import dev.idempotency.store.RequestResultId;
+import dev.idempotency.store.RequestResultStore;
+import dev.idempotency.store.StoredResponse;
+import dev.idempotency.tx.LocalTransactions;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The core's decision table, in-process and in milliseconds: a real in-memory H2 with local transactions stands
+ * where the container and its datasource stand, and a piece of work that writes one row stands for the
+ * application. Only what needs a container (rollback-only marks, JTA timeouts, a failing two-phase commit) is
+ * left to the container tests.
+ */
+class IdempotentExecutorTest {
+    private static final SqlDialect H2 = SqlDialect.named("h2");
+    private static final Duration RETENTION = Duration.ofHours(1);
+
+    private final String url = "jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+    private final LocalTransactions transactions =
+            new LocalTransactions(() -> DriverManager.getConnection(url), H2, null);
+    private final AtomicInteger runs = new AtomicInteger();
+
+    IdempotentExecutorTest() throws SQLException {
+        new FilterSchema(transactions, H2, "the test database").createMissing();
+        try (Connection connection = transactions.getConnection();
+                Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE effect (k VARCHAR(100) NOT NULL)");
+        }
+    }
+
+    private IdempotentExecutor executor(Duration lockTimeout, EncryptionKeys keys) {
+        return new IdempotentExecutor(
+                transactions,
+                new RequestResultStore(transactions, H2),
+                new RecordEncryption(keys, keys.isEmpty() ? Set.of() : Set.of("debit:v1")),
+                lockTimeout,
+                Optional.empty(),
+                OutcomeListener.all());
+    }
+
+    private final IdempotentExecutor executor = executor(Duration.ofSeconds(5), EncryptionKeys.NONE);
+
+    private static Attempt attempt(String key, String amount) {
+        return new Attempt(
+                new RequestResultId("alice", "debit:v1", key),
+                new CanonicalRequest("{\"body\":{\"json\":{\"amount\":" + amount + "}}}"),
+                RETENTION,
+                () -> true);
+    }
+
+    /** The application: writes one row in the attempt's transaction, and answers with a storable outcome or not. */
+    private IdempotentExecutor.Work<String, SQLException> work(String key, boolean storable, long holdMillis) {
+        return () -> {
+            runs.incrementAndGet();
+            try (Connection connection = transactions.getConnection();
+                    PreparedStatement insert = connection.prepareStatement("INSERT INTO effect (k) VALUES (?)")) {
+                insert.setString(1, key);
+                insert.executeUpdate();
+            }
+            sleep(holdMillis);
+            String body = "done:" + key;
+            Optional<StoredResponse> toStore = storable
+                    ? Optional.of(new StoredResponse(200, Map.of(), body.getBytes(StandardCharsets.UTF_8)))
+                    : Optional.empty();
+            return new IdempotentExecutor.Ran<>(body, toStore);
+        };
+    }
+
+    @Test
+    void theFirstAttemptRunsTheWorkAndCommitsItsOutcomeWithItsEffect() throws Exception {
+        Decision<String> decision = executor.execute(attempt("k1", "100"), work("k1", true, 0));
+
+        assertEquals(
+                "done:k1", assertInstanceOf(Decision.Executed.class, decision).result());
+        assertEquals(1, effects("k1"));
+        assertEquals(1, records("k1"));
+    }
+
+    @Test
+    void aRetryWithTheSameRequestReplaysTheStoredOutcomeWithoutRunningTheWork() throws Exception {
+        executor.execute(attempt("k2", "100"), work("k2", true, 0));
+
+        Decision<String> retry = executor.execute(attempt("k2", "100"), work("k2", true, 0));
+
+        Decision.Replayed<?> replayed = assertInstanceOf(Decision.Replayed.class, retry);
+        assertEquals("done:k2", new String(replayed.record().response().body(), StandardCharsets.UTF_8));
+        assertEquals(1, runs.get());
+        assertEquals(1, effects("k2"));
+    }
+
+    @Test
+    void aRetryWithAnotherRequestIsMismatchedNamingTheDifferenceAndRunsNothing() throws Exception {
+        executor.execute(attempt("k3", "100"), work("k3", true, 0));
+
+        Decision<String> changed = executor.execute(attempt("k3", "101"), work("k3", true, 0));
+
+        assertEquals(
+                List.of("/body/json/amount"),
+                assertInstanceOf(Decision.Mismatched.class, changed).differences());
+        assertEquals(1, runs.get());
+    }
+
+    @Test
+    void anOutcomeNotToKeepIsRolledBackWithItsEffectAndLeavesTheKeyFree() throws Exception {
+        Decision<String> failed = executor.execute(attempt("k4", "100"), work("k4", false, 0));
+
+        assertInstanceOf(Decision.RolledBack.class, failed);
+        assertEquals(0, effects("k4"));
+        assertEquals(0, records("k4"));
+        assertInstanceOf(Decision.Executed.class, executor.execute(attempt("k4", "100"), work("k4", true, 0)));
+    }
+
+    @Test
+    void workThatThrowsLeavesNothingAndTheKeyFree() throws Exception {
+        IdempotentExecutor.Work<String, SQLException> throwing = () -> {
+            work("k5", true, 0).run();
+            throw new SQLException("the application failed after writing");
+        };
+
+        assertThrows(SQLException.class, () -> executor.execute(attempt("k5", "100"), throwing));
+
+        assertEquals(0, effects("k5"));
+        assertEquals(0, records("k5"));
+        assertInstanceOf(Decision.Executed.class, executor.execute(attempt("k5", "100"), work("k5", true, 0)));
+    }
+
+    @Test
+    void aCallerWhoMayNotSeeTheRecordIsRefusedAndNothingRuns() throws Exception {
+        executor.execute(attempt("k6", "100"), work("k6", true, 0));
+        Attempt revoked =
+                new Attempt(attempt("k6", "100").id(), attempt("k6", "100").request(), RETENTION, () -> false);
+
+        assertInstanceOf(Decision.ReplayForbidden.class, executor.execute(revoked, work("k6", true, 0)));
+        assertEquals(1, runs.get());
+    }
+
+    @Test
+    void aDuplicateInFlightWaitsForTheFirstThenReplaysIt() throws Exception {
+        CompletableFuture<Decision<String>> first = CompletableFuture.supplyAsync(
+                () -> executeQuietly(executor, attempt("k7", "100"), work("k7", true, 800)));
+        sleep(200);
+
+        Decision<String> duplicate = executor.execute(attempt("k7", "100"), work("k7", true, 0));
+
+        assertInstanceOf(Decision.Executed.class, first.get());
+        assertInstanceOf(Decision.Replayed.class, duplicate);
+        assertEquals(1, runs.get());
+        assertEquals(1, effects("k7"));
+    }
+
+    @Test
+    void aDuplicateGivesUpAtTheLockTimeoutWhileTheFirstStillRuns() throws Exception {
+        IdempotentExecutor impatient = executor(Duration.ofSeconds(1), EncryptionKeys.NONE);
+        CompletableFuture<Decision<String>> first = CompletableFuture.supplyAsync(
+                () -> executeQuietly(impatient, attempt("k8", "100"), work("k8", true, 2_000)));
+        sleep(200);
+
+        Decision<String> duplicate = impatient.execute(attempt("k8", "100"), work("k8", true, 0));
+
+        assertEquals(
+                Decision.Failure.IN_PROGRESS,
+                assertInstanceOf(Decision.Failed.class, duplicate).failure());
+        assertInstanceOf(Decision.Executed.class, first.get());
+        assertEquals(1, runs.get());
+    }
+
+    @Test
+    void aDrainLookUpReplaysARecordAndFindsNoneForANewKey() throws Exception {
+        executor.execute(attempt("k9", "100"), work("k9", true, 0));
+
+        assertInstanceOf(Decision.Replayed.class, executor.lookUp(attempt("k9", "100")));
+        assertInstanceOf(Decision.Mismatched.class, executor.lookUp(attempt("k9", "7")));
+        assertInstanceOf(Decision.NotRecorded.class, executor.lookUp(attempt("new", "100")));
+    }
+
+    @Test
+    void aStoreThatCannotBeReachedFailsBeforeAnythingRuns() throws Exception {
+        try (Connection connection = transactions.getConnection();
+                Statement statement = connection.createStatement()) {
+            statement.execute("DROP TABLE request_result");
+        }
+
+        Decision<String> decision = executor.execute(attempt("k10", "100"), work("k10", true, 0));
+
+        assertEquals(
+                Decision.Failure.STORE_UNAVAILABLE,
+                assertInstanceOf(Decision.Failed.class, decision).failure());
+        assertEquals(0, runs.get());
+    }
+
+    @Test
+    void aRecordSealedUnderAKeyNoLongerConfiguredIsNeitherReplayedNorRunAgain() throws Exception {
+        IdempotentExecutor sealing = executor(Duration.ofSeconds(5), keys("old=" + "A".repeat(43) + "="));
+        sealing.execute(attempt("k11", "100"), work("k11", true, 0));
+        IdempotentExecutor rotatedAway = executor(Duration.ofSeconds(5), keys("new=" + "B".repeat(43) + "="));
+
+        Decision<String> decision = rotatedAway.execute(attempt("k11", "100"), work("k11", true, 0));
+
+        assertEquals(
+                Decision.Failure.RECORD_UNREADABLE,
+                assertInstanceOf(Decision.Failed.class, decision).failure());
+        assertEquals(1, runs.get());
+    }
+
+    private static EncryptionKeys keys(String setting) {
+        return SettingsParser.parse(
+                        Map.of("operations", "POST /debits = debit:v1 encrypted", "encryption-keys", setting))
+                .encryptionKeys();
+    }
+
+    private static Decision<String> executeQuietly(
+            IdempotentExecutor executor, Attempt attempt, IdempotentExecutor.Work<String, SQLException> work) {
+        try {
+            return executor.execute(attempt, work);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private long effects(String key) throws SQLException {
+        return count("SELECT count(*) FROM effect WHERE k = ?", key);
+    }
+
+    private long records(String key) throws SQLException {
+        return count("SELECT count(*) FROM request_result WHERE request_key = ?", key);
+    }
+
+    private long count(String sql, String key) throws SQLException {
+        try (Connection connection = transactions.getConnection();
+                PreparedStatement select = connection.prepareStatement(sql)) {
+            select.setString(1, key);
+            try (ResultSet row = select.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

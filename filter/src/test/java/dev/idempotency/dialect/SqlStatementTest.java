@@ -1,0 +1,91 @@
+package dev.idempotency.dialect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class SqlStatementTest {
+    @Test
+    void namedParametersBecomePositionalInTheirOrderOfUse() {
+        SqlStatement statement = SqlStatement.of("UPDATE t SET a = :status WHERE k = :key AND s = :status");
+
+        assertEquals("UPDATE t SET a = ? WHERE k = ? AND s = ?", statement.jdbc());
+        assertEquals(List.of("status", "key", "status"), statement.parameters());
+    }
+
+    @Test
+    void castsQuotesAndTimesAreNotParameters() {
+        SqlStatement statement =
+                SqlStatement.of("SELECT :a::text, ':b', \"c:d\", now() - :seconds * interval '1 second', '12:30', -:n");
+
+        assertEquals("SELECT ?::text, ':b', \"c:d\", now() - ? * interval '1 second', '12:30', -?", statement.jdbc());
+        assertEquals(List.of("a", "seconds", "n"), statement.parameters());
+    }
+
+    @Test
+    void aClauseWrittenAfterKeepsTheParameters() {
+        SqlStatement locked = SqlStatement.of("SELECT x FROM t WHERE k = :key").then(" LOCK IN SHARE MODE");
+
+        assertEquals("SELECT x FROM t WHERE k = ? LOCK IN SHARE MODE", locked.jdbc());
+        assertEquals(List.of("key"), locked.parameters());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb", "mysql", "h2"})
+    void everyStatementOfEveryDialectNamesOnlyKnownParameters(String engine) {
+        SqlDialect dialect = SqlDialect.named(engine);
+        List<String> known = List.of(
+                "scope",
+                "operation",
+                "requestKey",
+                "request",
+                "retentionSeconds",
+                "status",
+                "headers",
+                "body",
+                "batchSize",
+                "subscriber",
+                "messageId",
+                "payload",
+                "localObject",
+                "mode",
+                "changedBy",
+                "counter",
+                "principal",
+                "userAgent",
+                "amount");
+        for (SqlStatement statement : List.of(
+                dialect.claimStatement(),
+                dialect.selectRequestResultStatement(),
+                dialect.completeStatement(),
+                dialect.deleteScopeStatement(),
+                dialect.purgeExpiredRequestsStatement(),
+                dialect.claimMessageStatement(),
+                dialect.selectMessagePayloadStatement(),
+                dialect.purgeProcessedMessagesStatement(),
+                dialect.selectRolloutStatement(),
+                dialect.upsertRolloutStatement(),
+                dialect.addToCounterStatement(),
+                dialect.selectCountersStatement(),
+                dialect.insertRolloutHistoryStatement())) {
+            assertTrue(known.containsAll(statement.parameters()), statement + " names " + statement.parameters());
+            assertTrue(!statement.jdbc().contains(":"), statement.jdbc());
+        }
+    }
+
+    @Test
+    void aMissingValueIsNamed() {
+        SqlStatement statement = SqlStatement.of("SELECT 1 WHERE k = :key");
+
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> statement.bind(null, SqlStatement.Values.of().text("other", "x")));
+
+        assertTrue(e.getMessage().contains(":key"), e.getMessage());
+    }
+}
