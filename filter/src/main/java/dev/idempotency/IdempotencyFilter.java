@@ -2,9 +2,9 @@ package dev.idempotency;
 
 import dev.idempotency.config.IdempotencyConfig;
 import dev.idempotency.config.Operation;
-import dev.idempotency.internal.FilterRuntime;
 import dev.idempotency.rollout.RolloutMode;
 import dev.idempotency.rollout.RolloutModes;
+import dev.idempotency.runtime.FilterRuntime;
 import dev.idempotency.servlet.ConditionParameters;
 import dev.idempotency.servlet.ProblemException;
 import dev.idempotency.servlet.ProblemResponse;

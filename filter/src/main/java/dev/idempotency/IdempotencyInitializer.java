@@ -1,6 +1,6 @@
 package dev.idempotency;
 
-import dev.idempotency.internal.FilterRuntime;
+import dev.idempotency.runtime.FilterRuntime;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContainerInitializer;

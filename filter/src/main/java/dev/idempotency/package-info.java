@@ -14,7 +14,7 @@
  * </ul>
  *
  * <p>Every other public type, in {@code canonical}, {@code config}, {@code core}, {@code dialect}, {@code
- * internal}, {@code metrics}, {@code rollout} (but {@code RolloutMode}), {@code servlet}, {@code store} (but the
+ * metrics}, {@code rollout} (but {@code RolloutMode}), {@code runtime}, {@code servlet}, {@code store} (but the
  * entity and its id) and {@code tx}, is public only so that the library's own packages (and the store check) can
  * use it; it may change in any release. {@code ApiBoundaryTest} holds the line: no API type exposes one of them.
  */

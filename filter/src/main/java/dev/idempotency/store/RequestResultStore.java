@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.idempotency.RequestInProgressException;
 import dev.idempotency.StoreException;
 import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.dialect.SqlStatement;
 import dev.idempotency.dialect.SqlStatement.Values;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -44,11 +45,18 @@ public final class RequestResultStore {
     private final DataSource dataSource;
     private final SqlDialect dialect;
     private final ClaimLoop claimLoop;
+    // The request path's statements, made once: their text is parsed for parameters only here.
+    private final SqlStatement claim;
+    private final SqlStatement select;
+    private final SqlStatement complete;
 
     public RequestResultStore(DataSource dataSource, SqlDialect dialect) {
         this.dataSource = dataSource;
         this.dialect = dialect;
         this.claimLoop = new ClaimLoop(dialect);
+        this.claim = dialect.claimStatement();
+        this.select = dialect.selectRequestResultStatement();
+        this.complete = dialect.completeStatement();
     }
 
     /**
@@ -66,7 +74,7 @@ public final class RequestResultStore {
         try (Connection connection = dataSource.getConnection()) {
             Optional<StoredRecord> winner = claimLoop.claim(
                     connection,
-                    dialect.claimStatement(),
+                    claim,
                     identity(id).text("request", canonicalRequest).number("retentionSeconds", retention.toSeconds()),
                     found -> find(found, id),
                     maxWait,
@@ -111,8 +119,8 @@ public final class RequestResultStore {
     }
 
     private Optional<StoredRecord> find(Connection connection, RequestResultId id) throws SQLException {
-        try (PreparedStatement select = dialect.selectRequestResultStatement().prepare(connection, identity(id))) {
-            try (ResultSet row = select.executeQuery()) {
+        try (PreparedStatement query = select.prepare(connection, identity(id))) {
+            try (ResultSet row = query.executeQuery()) {
                 if (!row.next()) {
                     return Optional.empty();
                 }
@@ -143,14 +151,13 @@ public final class RequestResultStore {
     public void complete(RequestResultId id, StoredResponse response) {
         int updated;
         try (Connection connection = dataSource.getConnection();
-                PreparedStatement complete = dialect.completeStatement()
-                        .prepare(
-                                connection,
-                                identity(id)
-                                        .number("status", response.status())
-                                        .text("headers", writeHeaders(response))
-                                        .bytes("body", response.body()))) {
-            updated = complete.executeUpdate();
+                PreparedStatement update = complete.prepare(
+                        connection,
+                        identity(id)
+                                .number("status", response.status())
+                                .text("headers", writeHeaders(response))
+                                .bytes("body", response.body()))) {
+            updated = update.executeUpdate();
         } catch (SQLException e) {
             throw failure("completing " + id, e);
         }

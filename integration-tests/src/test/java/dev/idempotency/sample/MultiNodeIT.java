@@ -9,6 +9,7 @@ import dev.idempotency.sample.support.Database;
 import dev.idempotency.sample.support.Duplicates;
 import dev.idempotency.sample.support.LocalServer;
 import dev.idempotency.sample.support.SampleContainerTest;
+import dev.idempotency.sample.support.SampleDeployment;
 import java.net.URL;
 import java.util.Map;
 import java.util.UUID;
@@ -29,7 +30,7 @@ class MultiNodeIT extends SampleContainerTest {
 
     @BeforeAll
     static void startSecondNode() throws Exception {
-        secondNode = LocalServer.startTestNode("second-node", 100);
+        secondNode = SampleDeployment.startTestNode("second-node", 100);
     }
 
     @AfterAll

@@ -1,4 +1,4 @@
-package dev.idempotency.internal;
+package dev.idempotency.runtime;
 
 import dev.idempotency.metrics.JmxMetrics;
 import dev.idempotency.metrics.OperationCounters;

@@ -89,7 +89,7 @@ public final class Database {
     /** The filter's tables and the sample's, as the sample's own installer makes them on WildFly. */
     public static void installSampleTables() throws SQLException, IOException {
         installFilterTables();
-        runScript(Files.readString(Path.of("target/classes/META-INF/sample.sql")));
+        runScript(Files.readString(Path.of(System.getProperty("sample.classes"), "META-INF/sample.sql")));
     }
 
     private static String resource(String name) throws IOException {

@@ -1,4 +1,4 @@
-package dev.idempotency.internal;
+package dev.idempotency.servlet;
 
 import dev.idempotency.IdempotencyRecords;
 import dev.idempotency.canonical.CanonicalRequest;
@@ -15,13 +15,6 @@ import dev.idempotency.metrics.OutcomeListener;
 import dev.idempotency.rollout.KeylessTelemetry;
 import dev.idempotency.rollout.RolloutMode;
 import dev.idempotency.rollout.RolloutModes;
-import dev.idempotency.servlet.BufferedBodyRequest;
-import dev.idempotency.servlet.CapturedResponse;
-import dev.idempotency.servlet.CapturingResponseWrapper;
-import dev.idempotency.servlet.HttpDates;
-import dev.idempotency.servlet.IdempotencyKeyHeader;
-import dev.idempotency.servlet.Problem;
-import dev.idempotency.servlet.ProblemException;
 import dev.idempotency.store.RequestResultId;
 import dev.idempotency.store.RequestResultStore;
 import dev.idempotency.store.StoredResponse;

@@ -1,4 +1,4 @@
-package dev.idempotency.internal;
+package dev.idempotency.runtime;
 
 import dev.idempotency.ConfigurationException;
 import dev.idempotency.config.Settings;

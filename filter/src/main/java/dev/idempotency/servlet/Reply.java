@@ -1,11 +1,6 @@
-package dev.idempotency.internal;
+package dev.idempotency.servlet;
 
 import dev.idempotency.metrics.Outcome;
-import dev.idempotency.servlet.CapturedResponse;
-import dev.idempotency.servlet.HttpDates;
-import dev.idempotency.servlet.ProblemException;
-import dev.idempotency.servlet.ProblemResponse;
-import dev.idempotency.servlet.ResponseWriter;
 import dev.idempotency.store.StoredRecord;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;

@@ -1,11 +1,11 @@
-package dev.idempotency.internal;
+package dev.idempotency.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.ConfigurationException;
-import dev.idempotency.internal.ApplicationDataSource.Unit;
+import dev.idempotency.runtime.ApplicationDataSource.Unit;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -33,7 +33,7 @@ abstract class EngineEndToEndIT {
     static WebArchive sampleOn(Engine engine, String archiveName) throws Exception {
         engine.installFilterTables();
         engine.runScript("engines/sample-" + engine.name().toLowerCase(java.util.Locale.ROOT) + ".sql");
-        String persistence = Files.readString(Path.of("target/classes/META-INF/persistence.xml"))
+        String persistence = Files.readString(Path.of(System.getProperty("sample.classes"), "META-INF/persistence.xml"))
                 .replace("java:jboss/datasources/SampleDS", engine.jndiName());
         WebArchive war = SampleDeployment.create(archiveName);
         war.delete("/WEB-INF/classes/dev/idempotency/sample/messaging");

@@ -1,4 +1,4 @@
-package dev.idempotency.internal;
+package dev.idempotency.runtime;
 
 import dev.idempotency.ConfigurationException;
 import dev.idempotency.config.IdempotencyConfig;
@@ -10,6 +10,7 @@ import dev.idempotency.metrics.OutcomeListener;
 import dev.idempotency.metrics.ServerMetrics;
 import dev.idempotency.rollout.KeylessTelemetry;
 import dev.idempotency.rollout.RolloutModes;
+import dev.idempotency.servlet.IdempotentRequestHandler;
 import dev.idempotency.store.CounterStore;
 import dev.idempotency.store.FilterSchema;
 import dev.idempotency.store.RequestResultStore;

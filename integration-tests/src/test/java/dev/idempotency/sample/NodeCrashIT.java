@@ -7,6 +7,7 @@ import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.Database;
 import dev.idempotency.sample.support.LocalServer;
 import dev.idempotency.sample.support.SampleContainerTest;
+import dev.idempotency.sample.support.SampleDeployment;
 import java.net.URL;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -32,7 +33,7 @@ class NodeCrashIT extends SampleContainerTest {
 
     @BeforeAll
     static void startDoomedNode() throws Exception {
-        doomedNode = LocalServer.startTestNode("doomed-node", 200);
+        doomedNode = SampleDeployment.startTestNode("doomed-node", 200);
     }
 
     @AfterAll

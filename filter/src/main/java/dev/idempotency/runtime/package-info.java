@@ -1,0 +1,6 @@
+/**
+ * Internal: what one deployed filter runs: its settings from their places, the application's datasource, the
+ * runtime the filter, the initializer and the admin servlet share, and the scheduled housekeeping (purge,
+ * cluster-wide counters). May change in any release.
+ */
+package dev.idempotency.runtime;
