@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * The request that an operation's parameter conditions ({@code POST /app?action=buy}) are checked against,
@@ -20,11 +21,11 @@ public final class ConditionParameters {
     private static final String FORM = "application/x-www-form-urlencoded";
 
     private final HttpServletRequest request;
-    private final Map<String, List<String>> query;
+    private final UnaryOperator<String> parameter;
 
-    private ConditionParameters(HttpServletRequest request, Map<String, List<String>> query) {
+    private ConditionParameters(HttpServletRequest request, UnaryOperator<String> parameter) {
         this.request = request;
-        this.query = query;
+        this.parameter = parameter;
     }
 
     /**
@@ -34,18 +35,19 @@ public final class ConditionParameters {
     public static ConditionParameters of(HttpServletRequest request, long maxBodyBytes) throws ProblemException {
         String contentType = request.getContentType();
         if (contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith(FORM)) {
-            return new ConditionParameters(BufferedBodyRequest.read(request, maxBodyBytes), null);
+            BufferedBodyRequest buffered = BufferedBodyRequest.read(request, maxBodyBytes);
+            return new ConditionParameters(buffered, buffered::getParameter);
         }
-        return new ConditionParameters(request, FormPairs.decode(request.getQueryString(), StandardCharsets.UTF_8));
+        Map<String, List<String>> query = FormPairs.decode(request.getQueryString(), StandardCharsets.UTF_8);
+        return new ConditionParameters(request, name -> {
+            List<String> values = query.get(name);
+            return values == null ? null : values.get(0);
+        });
     }
 
     /** The parameter's first value, or {@code null}. */
     public String parameter(String name) {
-        if (query == null) {
-            return request.getParameter(name);
-        }
-        List<String> values = query.get(name);
-        return values == null ? null : values.get(0);
+        return parameter.apply(name);
     }
 
     /** The request to hand on: the original, or its buffered copy if the form body was read. */
