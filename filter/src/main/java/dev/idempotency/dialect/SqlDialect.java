@@ -92,6 +92,11 @@ public abstract class SqlDialect {
         return engine.productName();
     }
 
+    /** The engine this dialect speaks to. */
+    public Engine engine() {
+        return engine;
+    }
+
     /**
      * Makes {@code schema} the one unqualified table names resolve in, on this connection: for the store check,
      * which works in a scratch schema of its own.

@@ -74,6 +74,9 @@ public final class FilterRuntime {
         SqlDialect dialect =
                 config.database().map(SqlDialect::named).orElseGet(() -> SqlDialect.detect(dataSource.dataSource()));
         this.dataSourceOrigin = "'" + dataSource.jndiName() + "' (" + dialect.name() + "), " + dataSource.origin();
+        if (!dialect.engine().tested()) {
+            LOG.warning(experimentalEngine(dialect));
+        }
         FilterSchema schema = new FilterSchema(dataSource.dataSource(), dialect, "'" + dataSource.jndiName() + "'");
         switch (config.schema()) {
             case VALIDATE -> schema.validate();
@@ -134,6 +137,13 @@ public final class FilterRuntime {
                     + runtime.dataSourceOrigin + ": " + runtime.config);
             return runtime;
         }
+    }
+
+    /** The start-up warning for an engine this project's build does not run. */
+    static String experimentalEngine(SqlDialect dialect) {
+        return "the datasource's engine, " + dialect.name() + ", is EXPERIMENTAL: this project's build does not run"
+                + " it, and its SQL was written from the vendor's manual; run the store check against this database"
+                + " before relying on it (docs/engines.md#check-your-database)";
     }
 
     /** The runtime of an already started filter, if there is one by that name. */

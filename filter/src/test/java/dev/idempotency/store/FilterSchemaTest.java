@@ -89,7 +89,7 @@ class FilterSchemaTest {
 
     @Test
     void everyShippedScriptSplitsIntoItsStatements() {
-        for (String engine : List.of("h2", "postgresql", "mariadb")) {
+        for (String engine : List.of("h2", "postgresql", "mariadb", "mysql")) {
             List<String> statements = FilterSchema.statements("META-INF/idempotency/" + engine + ".sql");
             // Five tables and their indexes, each statement whole.
             assertTrue(statements.size() >= 5, engine + ": " + statements);

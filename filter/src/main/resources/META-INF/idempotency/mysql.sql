@@ -1,0 +1,64 @@
+-- The idempotency tables for MySQL 8.4 (InnoDB): EXPERIMENTAL, written from the MySQL 8.4 reference manual and
+-- not run by this project's build; check them with the store check first (docs/engines.md#check-your-database).
+-- The same as mariadb.sql but for the key collation: MySQL has no utf8mb4_nopad_bin; utf8mb4_0900_bin is its
+-- binary NO PAD collation ('Key', 'key' and 'key ' are three keys; utf8mb4_bin would be PAD SPACE).
+-- Three VARCHAR(255) utf8mb4 columns (3060 bytes) fit InnoDB's 3072-byte index key limit.
+-- Times are UTC in DATETIME(6), written with UTC_TIMESTAMP(6): TIMESTAMP would end in 2038 and follow the
+-- session's time zone.
+
+-- request_result: one idempotency record per (scope, operation, request_key).
+CREATE TABLE IF NOT EXISTS request_result (
+    scope            VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_bin NOT NULL,
+    operation        VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_bin NOT NULL,
+    request_key      VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_bin NOT NULL,
+    request          LONGTEXT     CHARACTER SET utf8mb4 COLLATE utf8mb4_bin       NOT NULL,
+    response_status  INT,
+    response_headers LONGTEXT     CHARACTER SET utf8mb4 COLLATE utf8mb4_bin,
+    response_body    LONGBLOB,
+    created_at       DATETIME(6)  NOT NULL,
+    expires_at       DATETIME(6)  NOT NULL,
+    CONSTRAINT request_result_pkey PRIMARY KEY (scope, operation, request_key),
+    CONSTRAINT request_result_key_not_empty CHECK (request_key <> ''),
+    INDEX request_result_expires_at (expires_at)
+) ENGINE = InnoDB;
+
+-- idempotency_rollout: the rollout mode of each operation, shared by every node.
+CREATE TABLE IF NOT EXISTS idempotency_rollout (
+    operation  VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_bin PRIMARY KEY,
+    mode       VARCHAR(16)  NOT NULL CHECK (mode IN ('OFF', 'OPTIONAL', 'REQUIRED', 'DRAIN')),
+    changed_by VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
+    changed_at DATETIME(6)  NOT NULL
+) ENGINE = InnoDB;
+-- Every change, for audit.
+CREATE TABLE IF NOT EXISTS idempotency_rollout_history (
+    id         BIGINT AUTO_INCREMENT PRIMARY KEY,
+    operation  VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_bin NOT NULL,
+    mode       VARCHAR(16)  NOT NULL,
+    changed_by VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
+    changed_at DATETIME(6)  NOT NULL
+) ENGINE = InnoDB;
+
+-- processed_message: the idempotent consumer, one row per (subscriber, message id) applied.
+CREATE TABLE IF NOT EXISTS processed_message (
+    subscriber   VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_bin NOT NULL,
+    message_id   VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_bin NOT NULL,
+    payload      LONGTEXT     CHARACTER SET utf8mb4 COLLATE utf8mb4_bin,
+    local_object VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin,
+    processed_at DATETIME(6)  NOT NULL,
+    CONSTRAINT processed_message_pkey PRIMARY KEY (subscriber, message_id),
+    CONSTRAINT processed_message_id_not_empty CHECK (message_id <> ''),
+    INDEX processed_message_processed_at (processed_at)
+) ENGINE = InnoDB;
+
+-- idempotency_counter: each node's outcome and keyless counts, added up here every counter-flush-interval, so
+-- the numbers are summed over every node and survive restarts. principal and user_agent are '' for outcomes.
+-- Four VARCHAR(191) utf8mb4 columns (3056 bytes) fit the 3072-byte index limit.
+CREATE TABLE IF NOT EXISTS idempotency_counter (
+    operation  VARCHAR(191) CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_bin NOT NULL,
+    counter    VARCHAR(191) CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_bin NOT NULL,
+    principal  VARCHAR(191) CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_bin NOT NULL,
+    user_agent VARCHAR(191) CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_bin NOT NULL,
+    count      BIGINT       NOT NULL,
+    updated_at DATETIME(6)  NOT NULL,
+    CONSTRAINT idempotency_counter_pkey PRIMARY KEY (operation, counter, principal, user_agent)
+) ENGINE = InnoDB;
