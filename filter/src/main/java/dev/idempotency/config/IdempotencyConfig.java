@@ -165,6 +165,11 @@ public final class IdempotencyConfig {
         return find(Settings.DATABASE);
     }
 
+    /** Whether the filter may start on an engine this project's build does not run ({@code untested-engine}). */
+    public boolean allowsUntestedEngine() {
+        return get(Settings.UNTESTED_ENGINE);
+    }
+
     /** What the filter does about its tables at start-up. */
     public SchemaAction schema() {
         return get(Settings.SCHEMA);

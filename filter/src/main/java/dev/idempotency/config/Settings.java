@@ -129,6 +129,24 @@ public final class Settings {
                 return normalized;
             });
 
+    /**
+     * Engines this project's build cannot run (SQL Server, Oracle, MySQL) have SQL written from their manuals; the
+     * filter starts on one only when the user says so, after checking it with the store check.
+     */
+    public static final Setting<Boolean> UNTESTED_ENGINE =
+            Setting.of("untested-engine", "`refuse` or `allow`", "`refuse`", false, (name, text, environment) -> {
+                switch (text.toLowerCase(Locale.ROOT)) {
+                    case "allow":
+                        return true;
+                    case "refuse":
+                        return false;
+                    default:
+                        throw new ConfigurationException(name + " must be refuse or allow, was '" + text + "'; allow"
+                                + " starts the filter on an engine this project does not test, once the store check"
+                                + " has passed on your database (docs/engines.md#check-your-database)");
+                }
+            });
+
     public static final Setting<SchemaAction> SCHEMA = Setting.of(
             "schema",
             "`validate`, `create` or `none`",
@@ -223,6 +241,7 @@ public final class Settings {
             PERSISTENCE_UNIT,
             SCOPE_HEADER,
             DATABASE,
+            UNTESTED_ENGINE,
             SCHEMA,
             MAX_REQUEST_BODY,
             MAX_RESPONSE_BODY,

@@ -20,7 +20,8 @@ public enum Engine {
     // Experimental: the MariaDB SQL and its own DDL (utf8mb4_0900_bin keys), written from MySQL's manual; no MySQL
     // can run in this build.
     MYSQL("mysql", "MySQL", 8, 4, "mysql", "MySQL 8.4 (experimental, not tested)", false, MariaDbDialect::new),
-    H2("h2", "H2", 2, 0, "h2", "H2 2.x", true, H2Dialect::new);
+    H2("h2", "H2", 2, 0, "h2", "H2 2.x", true, H2Dialect::new),
+    SQLITE("sqlite", "SQLite", 3, 42, "sqlite", "SQLite 3.42 or later", true, SqliteDialect::new);
 
     private final String settingValue;
     private final String productName;

@@ -98,6 +98,14 @@ public abstract class SqlDialect {
     }
 
     /**
+     * Whether the engine has schemas the store check can make a scratch one in; a file database (SQLite) has
+     * not, and is checked on the tables it holds.
+     */
+    public boolean hasSchemas() {
+        return true;
+    }
+
+    /**
      * Makes {@code schema} the one unqualified table names resolve in, on this connection: for the store check,
      * which works in a scratch schema of its own.
      */

@@ -75,6 +75,9 @@ public final class FilterRuntime {
                 config.database().map(SqlDialect::named).orElseGet(() -> SqlDialect.detect(dataSource.dataSource()));
         this.dataSourceOrigin = "'" + dataSource.jndiName() + "' (" + dialect.name() + "), " + dataSource.origin();
         if (!dialect.engine().tested()) {
+            if (!config.allowsUntestedEngine()) {
+                throw new ConfigurationException(untestedEngineRefused(dialect));
+            }
             LOG.warning(experimentalEngine(dialect));
         }
         FilterSchema schema = new FilterSchema(dataSource.dataSource(), dialect, "'" + dataSource.jndiName() + "'");
@@ -140,6 +143,13 @@ public final class FilterRuntime {
     }
 
     /** The start-up warning for an engine this project's build does not run. */
+    static String untestedEngineRefused(SqlDialect dialect) {
+        return "the datasource's engine, " + dialect.name() + ", is one this project's build cannot run: its SQL was"
+                + " written from the vendor's manual and has never run here. Run the store check against this"
+                + " database (docs/engines.md#check-your-database); when every check passes, set untested-engine ="
+                + " allow to start the filter on it, knowing that this project has not proven it";
+    }
+
     static String experimentalEngine(SqlDialect dialect) {
         return "the datasource's engine, " + dialect.name() + ", is EXPERIMENTAL: this project's build does not run"
                 + " it, and its SQL was written from the vendor's manual; run the store check against this database"

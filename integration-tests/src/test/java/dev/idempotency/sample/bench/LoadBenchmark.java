@@ -192,11 +192,11 @@ public final class LoadBenchmark {
         }
     }
 
-    private static String newKey() {
+    static String newKey() {
         return UUID.randomUUID().toString();
     }
 
-    private static HttpResponse<String> debit(Api api, long account, String key) {
+    static HttpResponse<String> debit(Api api, long account, String key) {
         return expectOk(api.post("alice", "api/accounts/" + account + "/debits", key, "{\"amount\": 1}"));
     }
 
@@ -215,8 +215,7 @@ public final class LoadBenchmark {
         return response;
     }
 
-    private static Result run(String scenario, int clients, int seconds, int warmup, IntFunction<?> request)
-            throws Exception {
+    static Result run(String scenario, int clients, int seconds, int warmup, IntFunction<?> request) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         long start = System.nanoTime();
         long measureFrom = start + warmup * 1_000_000_000L;

@@ -21,20 +21,39 @@ import javax.sql.DataSource;
 enum Engine {
     POSTGRESQL("java:jboss/datasources/SampleDS", "postgresql", PostgresExtension::dataSource),
     MARIADB("java:jboss/datasources/MariaDS", "mariadb", MariaDbExtension::dataSource),
-    H2("java:jboss/datasources/H2DS", "h2", H2Extension::dataSource);
+    H2("java:jboss/datasources/H2DS", "h2", H2Extension::dataSource),
+    SQLITE(
+            "java:jboss/datasources/SqliteDS",
+            "sqlite",
+            SqliteExtension::dataSource,
+            "org.hibernate.community.dialect.SQLiteDialect");
 
     private final String jndiName;
     private final String ddl;
     private final Supplier<DataSource> testSide;
+    private final String hibernateDialect;
 
     Engine(String jndiName, String ddl, Supplier<DataSource> testSide) {
+        this(jndiName, ddl, testSide, null);
+    }
+
+    Engine(String jndiName, String ddl, Supplier<DataSource> testSide, String hibernateDialect) {
         this.jndiName = jndiName;
         this.ddl = ddl;
         this.testSide = testSide;
+        this.hibernateDialect = hibernateDialect;
     }
 
     String jndiName() {
         return jndiName;
+    }
+
+    /**
+     * The Hibernate dialect the sample's persistence unit must name on this engine, from Hibernate's community
+     * dialects, or {@code null} where Hibernate recognizes the engine itself.
+     */
+    String hibernateDialect() {
+        return hibernateDialect;
     }
 
     /** Creates the filter's tables from the jar's {@code META-INF/idempotency/<engine>.sql}, statement by statement. */

@@ -36,6 +36,13 @@ abstract class EngineEndToEndIT {
         String persistence = Files.readString(Path.of(System.getProperty("sample.classes"), "META-INF/persistence.xml"))
                 .replace("java:jboss/datasources/SampleDS", engine.jndiName());
         WebArchive war = SampleDeployment.create(archiveName);
+        if (engine.hibernateDialect() != null) {
+            persistence = persistence.replace(
+                    "<properties>",
+                    "<properties>\n      <property name=\"hibernate.dialect\" value=\"" + engine.hibernateDialect()
+                            + "\"/>");
+            war.addAsLibrary(new java.io.File(System.getProperty("hibernate.community.jar")));
+        }
         war.delete("/WEB-INF/classes/dev/idempotency/sample/messaging");
         war.deleteClass(SchemaInstaller.class);
         return war.addAsResource(new StringAsset(persistence), "META-INF/persistence.xml");

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.sample.support.PostgresExtension;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -49,12 +51,13 @@ class MigrationsIT {
                 statement.execute(sql);
             }
         }
-        Flyway.configure()
+        var flywayConfig = Flyway.configure()
                 .dataSource(url(engine, flyway), user(engine), password(engine))
-                .schemas(flyway)
-                .locations("classpath:db/idempotency/flyway/" + engine.ddl())
-                .load()
-                .migrate();
+                .locations("classpath:db/idempotency/flyway/" + engine.ddl());
+        if (engine != Engine.SQLITE) {
+            flywayConfig.schemas(flyway);
+        }
+        flywayConfig.load().migrate();
         try (Connection connection = connect(engine, liquibase)) {
             Database database =
                     DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(connection));
@@ -72,8 +75,17 @@ class MigrationsIT {
         assertEquals(expected, shape(engine, liquibase), "Liquibase on " + engine);
     }
 
-    /** Creates a namespace of its own (a schema, or a database on MariaDB); returns its name as the engine spells it. */
-    private static String create(Engine engine, String name) throws SQLException {
+    /**
+     * Creates a namespace of its own (a schema, a database on MariaDB, a file on SQLite); returns its name as the
+     * engine spells it.
+     */
+    private static String create(Engine engine, String name) throws Exception {
+        if (engine == Engine.SQLITE) {
+            return Files.createDirectories(Path.of("target", "sqlite-migrations"))
+                    .resolve(name + ".db")
+                    .toAbsolutePath()
+                    .toString();
+        }
         String spelled = engine == Engine.H2 ? name.toUpperCase() : name;
         try (Connection connection = connect(engine, null);
                 Statement statement = connection.createStatement()) {
@@ -102,11 +114,18 @@ class MigrationsIT {
                             + TOOL_TABLES + " UNION ALL SELECT TABLE_NAME || ' index ' || INDEX_NAME"
                             + " FROM INFORMATION_SCHEMA.INDEXES WHERE TABLE_SCHEMA = ? AND TABLE_NAME NOT IN "
                             + TOOL_TABLES + " AND INDEX_NAME NOT LIKE 'PRIMARY_KEY_%' ORDER BY 1";
+                        // The namespace is the file connected to; STRICT tables keep the declared types.
+                    case SQLITE -> "SELECT m.name || ' ' || c.name || ' ' || c.type || ' ' || c.\"notnull\""
+                            + " FROM sqlite_master m JOIN pragma_table_info(m.name) c WHERE m.type = 'table'"
+                            + " AND m.name NOT IN " + TOOL_TABLES + " UNION ALL SELECT tbl_name || ' index ' || name"
+                            + " FROM sqlite_master WHERE type = 'index' AND tbl_name NOT IN " + TOOL_TABLES
+                            + " ORDER BY 1";
                 };
-        try (Connection connection = connect(engine, null);
+        try (Connection connection = connect(engine, engine == Engine.SQLITE ? namespace : null);
                 PreparedStatement query = connection.prepareStatement(columns)) {
-            query.setString(1, namespace);
-            query.setString(2, namespace);
+            for (int i = 1; i <= query.getParameterMetaData().getParameterCount(); i++) {
+                query.setString(i, namespace);
+            }
             List<String> rows = new ArrayList<>();
             try (ResultSet row = query.executeQuery()) {
                 while (row.next()) {
@@ -130,6 +149,7 @@ class MigrationsIT {
                     + (namespace == null ? MariaDbExtension.DATABASE : namespace);
             case H2 -> "jdbc:h2:tcp://localhost:" + System.getProperty("h2.port", "9092") + "/" + H2Extension.DATABASE
                     + (namespace == null ? "" : ";SCHEMA=" + namespace);
+            case SQLITE -> "jdbc:sqlite:" + namespace;
         };
     }
 
@@ -138,6 +158,7 @@ class MigrationsIT {
             case POSTGRESQL -> "postgres";
             case MARIADB -> "root";
             case H2 -> "sa";
+            case SQLITE -> null;
         };
     }
 
@@ -146,6 +167,7 @@ class MigrationsIT {
             case POSTGRESQL -> "postgres";
             case MARIADB -> "";
             case H2 -> "sa";
+            case SQLITE -> null;
         };
     }
 }
