@@ -7,7 +7,8 @@ import java.util.function.Function;
 
 /**
  * The database engines the filter runs on, one entry each: the value of the {@code database} setting, how the
- * engine is recognized from its JDBC metadata, the oldest version supported, its dialect, and its DDL. The
+ * engine is recognized from its JDBC metadata, the oldest version supported, its name in Liquibase's {@code
+ * dbms} attribute, its dialect, and its DDL. The
  * shipped migrations (Flyway's {@code db/idempotency/flyway/<engine>/} and Liquibase's {@code
  * db/idempotency/changelog.xml}) are generated from this list at build time ({@code MigrationResources}).
  *
@@ -15,18 +16,50 @@ import java.util.function.Function;
  * contract subclass in the tests.
  */
 public enum Engine {
-    POSTGRESQL("postgresql", "PostgreSQL", 13, 0, "postgresql", "PostgreSQL 13 or later", true, PostgreSqlDialect::new),
-    MARIADB("mariadb", "MariaDB", 10, 11, "mariadb", "MariaDB 10.11 or later", true, MariaDbDialect::new),
+    POSTGRESQL(
+            "postgresql",
+            "PostgreSQL",
+            13,
+            0,
+            "postgresql",
+            "postgresql",
+            "PostgreSQL 13 or later",
+            true,
+            PostgreSqlDialect::new),
+    MARIADB("mariadb", "MariaDB", 10, 11, "mariadb", "mariadb", "MariaDB 10.11 or later", true, MariaDbDialect::new),
     // Experimental: the MariaDB SQL and its own DDL (utf8mb4_0900_bin keys), written from MySQL's manual; no MySQL
     // can run in this build.
-    MYSQL("mysql", "MySQL", 8, 4, "mysql", "MySQL 8.4 (experimental, not tested)", false, MariaDbDialect::new),
-    H2("h2", "H2", 2, 0, "h2", "H2 2.x", true, H2Dialect::new),
-    SQLITE("sqlite", "SQLite", 3, 42, "sqlite", "SQLite 3.42 or later", true, SqliteDialect::new);
+    MYSQL("mysql", "MySQL", 8, 4, "mysql", "mysql", "MySQL 8.4 (experimental, not tested)", false, MariaDbDialect::new),
+    H2("h2", "H2", 2, 0, "h2", "h2", "H2 2.x", true, H2Dialect::new),
+    // Experimental, written from the vendors' manuals: neither can run in this build. The product names are what
+    // mssql-jdbc and ojdbc report; Liquibase calls them mssql and oracle.
+    SQLSERVER(
+            "sqlserver",
+            "Microsoft SQL Server",
+            16,
+            0,
+            "mssql",
+            "sqlserver",
+            "SQL Server 2022 or later (experimental, not tested)",
+            false,
+            SqlServerDialect::new),
+    ORACLE(
+            "oracle",
+            "Oracle",
+            23,
+            0,
+            "oracle",
+            "oracle",
+            "Oracle Database 23ai or later (experimental, not tested)",
+            false,
+            OracleDialect::new),
+    SQLITE("sqlite", "SQLite", 3, 42, "sqlite", "sqlite", "SQLite 3.42 or later", true, SqliteDialect::new);
 
     private final String settingValue;
     private final String productName;
     private final int minMajor;
     private final int minMinor;
+    private final String liquibaseDbms;
     private final String ddl;
     private final String description;
     private final boolean tested;
@@ -37,6 +70,7 @@ public enum Engine {
             String productName,
             int minMajor,
             int minMinor,
+            String liquibaseDbms,
             String ddl,
             String description,
             boolean tested,
@@ -45,6 +79,7 @@ public enum Engine {
         this.productName = productName;
         this.minMajor = minMajor;
         this.minMinor = minMinor;
+        this.liquibaseDbms = liquibaseDbms;
         this.ddl = ddl;
         this.description = description;
         this.tested = tested;
@@ -89,6 +124,14 @@ public enum Engine {
     /** Whether this version of the engine is supported. */
     public boolean supports(int major, int minor) {
         return major > minMajor || (major == minMajor && minor >= minMinor);
+    }
+
+    /**
+     * The engine's name in Liquibase's {@code dbms} attribute, which is not always the {@code database} setting's
+     * value ({@code mssql} for SQL Server).
+     */
+    public String liquibaseDbms() {
+        return liquibaseDbms;
     }
 
     public String description() {

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.OptionalInt;
 
 /**
@@ -31,8 +32,8 @@ final class MariaDbDialect extends SqlDialect {
     }
 
     @Override
-    public String dropSchemaStatement(String schema) {
-        return "DROP SCHEMA " + schema;
+    public List<String> dropSchemaStatements(String schema) {
+        return List.of("DROP SCHEMA " + schema);
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalInt;
 import javax.sql.DataSource;
 
@@ -115,9 +116,27 @@ public abstract class SqlDialect {
         connection.setSchema(upperCase ? schema.toUpperCase(Locale.ROOT) : schema);
     }
 
-    /** Drops a schema and every table in it. */
-    public String dropSchemaStatement(String schema) {
-        return "DROP SCHEMA " + schema + " CASCADE";
+    /**
+     * Makes a scratch schema for the store check, where {@link #useSchema} can select it; run in order. The schema
+     * may be another kind of object where the engine resolves table names differently (a database on MariaDB and
+     * SQL Server, a user on Oracle).
+     */
+    public List<String> createSchemaStatements(String schema) {
+        return List.of("CREATE SCHEMA " + schema);
+    }
+
+    /** Drops a schema {@link #createSchemaStatements} made, and every table in it; run in order. */
+    public List<String> dropSchemaStatements(String schema) {
+        return List.of("DROP SCHEMA " + schema + " CASCADE");
+    }
+
+    /**
+     * How this engine's SQL names a column of the filter's tables: as written, unless the name is a reserved
+     * word there and must be quoted (Oracle's {@code MODE}). For statements written outside the dialect, such as
+     * the schema check's.
+     */
+    public String column(String name) {
+        return name;
     }
 
     /** The class path resource of this engine's DDL, shipped in the filter's jar. */
@@ -134,10 +153,25 @@ public abstract class SqlDialect {
     }
 
     /**
+     * Why this engine would take {@code part} of an identity (a scope, operation, key, subscriber or message id)
+     * for another value, so that two identities would share one record; empty if it keeps it apart from every
+     * other. The stores refuse such a part before they claim. SQL Server refuses a trailing space, which its
+     * {@code =} ignores.
+     */
+    public Optional<String> refusedIdentityPart(String part) {
+        return Optional.empty();
+    }
+
+    /**
      * Inserts a provisional record unless one with the same identity exists, waiting for a concurrent
-     * inserter to finish where the engine can. Affects one row (claimed) or none (taken), and never fails on a
-     * duplicate, because a failed statement may doom the application's transaction too; every other error
-     * still raises.
+     * inserter to finish where the engine can. Affects one row (claimed) or none (taken); every error other than
+     * a duplicate still raises.
+     *
+     * <p>Where a failed statement may doom the application's transaction (PostgreSQL aborts it; SQL Server does
+     * with {@code XACT_ABORT ON}), it never fails on a duplicate. An engine that rolls back only the failed
+     * statement and keeps the transaction usable (Oracle's statement-level rollback, H2) may instead raise a
+     * duplicate key error ({@link Failure#DUPLICATE_KEY}) when the holder of the identity committed while the
+     * insert waited or between its check and its insert; the store reads that as "taken", like no row.
      *
      * <p>Parameters: {@code :scope, :operation, :requestKey, :request} (the canonical request) and {@code
      * :retentionSeconds}.

@@ -1,6 +1,7 @@
 package dev.idempotency.store;
 
 import dev.idempotency.RequestInProgressException;
+import dev.idempotency.StoreException;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.dialect.SqlStatement;
 import java.sql.Connection;
@@ -8,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The one claim every record uses, idempotency records and processed messages alike: insert the row unless it
@@ -40,8 +42,9 @@ public final class ClaimLoop {
     /**
      * Claims, waiting at most {@code maxWait} for a transaction that holds the same identity.
      *
-     * @param insert the claim's insert, which affects one row (claimed) or none (taken) and never fails on a
-     *     duplicate
+     * @param insert the claim's insert, which affects one row (claimed) or none (taken), or fails with a
+     *     duplicate key only on an engine where that leaves the transaction usable ({@link
+     *     SqlDialect#claimStatement()})
      * @param values the insert's parameters
      * @param what names the identity in exceptions, such as {@code the key [alice, debit:v1, k1]}
      * @return empty if this transaction claimed it; the winner's row if it was taken
@@ -77,6 +80,27 @@ public final class ClaimLoop {
         }
         throw new RequestInProgressException(
                 what + " was taken but its row vanished " + MAX_ATTEMPTS + " times in a row");
+    }
+
+    /**
+     * Refuses an identity that the engine's key columns would cut, or would take for another (SQL Server ignores
+     * trailing spaces in {@code =}), before any statement: two identities must never share one record.
+     *
+     * @param what names the identity in the message, such as {@code the identity (alice, debit:v1, k1)}
+     * @throws StoreException naming the identity, the part and the engine
+     */
+    public void requireStorable(String what, String... parts) {
+        OptionalInt max = dialect.maxIdentityLength();
+        for (String part : parts) {
+            if (max.isPresent() && part.length() > max.getAsInt()) {
+                throw new StoreException(what + " has a part longer than the " + max.getAsInt() + " characters the "
+                        + dialect.name() + " key columns hold");
+            }
+            Optional<String> refused = dialect.refusedIdentityPart(part);
+            if (refused.isPresent()) {
+                throw new StoreException(what + " has a part '" + part + "' that " + refused.get());
+            }
+        }
     }
 
     /**

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import javax.sql.DataSource;
 
@@ -80,8 +81,13 @@ public final class CounterStore {
                 ResultSet rows = select.executeQuery()) {
             List<Value> values = new ArrayList<>();
             while (rows.next()) {
+                // Oracle stores '' as NULL: the outcome counters' empty principal and user agent read back as null.
                 values.add(new Value(
-                        new Key(rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4)),
+                        new Key(
+                                rows.getString(1),
+                                rows.getString(2),
+                                Objects.requireNonNullElse(rows.getString(3), ""),
+                                Objects.requireNonNullElse(rows.getString(4), "")),
                         rows.getLong(5),
                         dialect.readInstant(rows, 6)));
             }

@@ -10,10 +10,12 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 /**
@@ -111,7 +113,8 @@ public final class FilterSchema {
             for (Map.Entry<String, String> table : TABLES.entrySet()) {
                 try {
                     statement
-                            .executeQuery("SELECT " + table.getValue() + " FROM " + table.getKey() + " WHERE 1 = 0")
+                            .executeQuery(
+                                    "SELECT " + columns(table.getValue()) + " FROM " + table.getKey() + " WHERE 1 = 0")
                             .close();
                 } catch (SQLException e) {
                     missing.add(table.getKey());
@@ -125,6 +128,11 @@ public final class FilterSchema {
             throw unreachable(e);
         }
         return missing;
+    }
+
+    /** The columns as the engine's SQL names them: Oracle must quote MODE, a reserved word there. */
+    private String columns(String columns) {
+        return Arrays.stream(columns.split(", ")).map(dialect::column).collect(Collectors.joining(", "));
     }
 
     private ConfigurationException unreachable(SQLException e) {

@@ -37,11 +37,14 @@ public final class ProcessedMessageStore {
      * @return empty if this transaction recorded it first; otherwise the payload stored with it, itself empty if
      *     none was stored
      * @throws RequestInProgressException if a concurrent delivery still holds it after {@code maxWait}
-     * @throws StoreException if the database failed
+     * @throws StoreException if the subscriber or message id is longer than the key columns hold or would be
+     *     taken for another (a trailing space on SQL Server), or the database failed
      */
     public Optional<Optional<String>> claim(
             String subscriber, String messageId, String payload, String localObject, Duration maxWait) {
         String what = "message " + messageId + " of " + subscriber;
+        // Checked before the claim: MariaDB's INSERT IGNORE would cut a long id to a prefix another id shares.
+        claimLoop.requireStorable(what, subscriber, messageId);
         try (Connection connection = dataSource.getConnection()) {
             return claimLoop.claim(
                     connection,

@@ -17,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import javax.sql.DataSource;
 
 /**
@@ -86,23 +85,15 @@ public final class RequestResultStore {
     }
 
     /**
-     * Engines with bounded key columns would cut a longer identity, and two identities could become one; an
-     * empty key would break the key check, which an engine's {@code INSERT IGNORE} would hide as "taken".
+     * Engines with bounded key columns would cut a longer identity, and SQL Server would take one with a trailing
+     * space for the same without it: two identities could become one. An empty key would break the key check,
+     * which an engine's {@code INSERT IGNORE} would hide as "taken".
      */
     private void requireFitsKeyColumns(RequestResultId id) {
         if (id.requestKey().isEmpty()) {
             throw new StoreException("an idempotency key must not be empty");
         }
-        OptionalInt max = dialect.maxIdentityLength();
-        if (max.isEmpty()) {
-            return;
-        }
-        for (String part : new String[] {id.scope(), id.operation(), id.requestKey()}) {
-            if (part.length() > max.getAsInt()) {
-                throw new StoreException("the identity " + id + " has a part longer than the " + max.getAsInt()
-                        + " characters the " + dialect.name() + " key columns hold");
-            }
-        }
+        claimLoop.requireStorable("the identity " + id, id.scope(), id.operation(), id.requestKey());
     }
 
     /**

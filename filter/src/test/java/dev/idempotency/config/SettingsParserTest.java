@@ -360,7 +360,7 @@ class SettingsParserTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"oracle", "sqlserver", ""})
+    @ValueSource(strings = {"db2", "derby", ""})
     void refusesUnsupportedDatabase(String value) {
         assertRefused(with("database", value), "database", "'" + value + "'");
     }

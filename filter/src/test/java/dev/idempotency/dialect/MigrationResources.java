@@ -8,7 +8,8 @@ import java.nio.file.StandardCopyOption;
 /**
  * Writes the jar's migrations from {@link Engine}'s list at build time, so they can never differ from the DDL
  * the filter ships and checks: per engine, Flyway's {@code db/idempotency/flyway/<engine>/V1__idempotency_tables.sql}
- * (the DDL under Flyway's name) and a change set in Liquibase's {@code db/idempotency/changelog.xml}.
+ * (the DDL under Flyway's name) and a change set in Liquibase's {@code db/idempotency/changelog.xml}, for the
+ * engine's Liquibase {@code dbms} name.
  *
  * <p>Run by the build (exec-maven-plugin, {@code process-test-classes}) with the class output directory as its
  * argument, before the jar is packaged.
@@ -53,7 +54,7 @@ public final class MigrationResources {
                         <sqlFile path="%s" splitStatements="true" endDelimiter=";"/>
                       </changeSet>
                     """
-                            .formatted(engine.settingValue(), engine.ddlResource()));
+                            .formatted(engine.liquibaseDbms(), engine.ddlResource()));
         }
         return xml.append("</databaseChangeLog>\n").toString();
     }

@@ -36,7 +36,7 @@ class SqlStatementTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"postgresql", "mariadb", "mysql", "h2"})
+    @ValueSource(strings = {"postgresql", "mariadb", "mysql", "h2", "sqlserver", "oracle"})
     void everyStatementOfEveryDialectNamesOnlyKnownParameters(String engine) {
         SqlDialect dialect = SqlDialect.named(engine);
         List<String> known = List.of(

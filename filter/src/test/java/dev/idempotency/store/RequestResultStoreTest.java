@@ -61,8 +61,10 @@ class RequestResultStoreTest {
 
         ResultSet noRow = proxies.of(ResultSet.class, Map.of("next", args -> false, "close", args -> null));
         Map<String, StrictProxy.Answer> selectAnswers = new HashMap<>();
+        List<String> selectParameters = dialect.selectRequestResultStatement().parameters();
+        Map<String, String> identity = Map.of("scope", "alice", "operation", "debit:v1", "requestKey", "key-1");
         selectAnswers.put("setString", args -> {
-            assertEquals(List.of("alice", "debit:v1", "key-1").get((Integer) args[0] - 1), args[1]);
+            assertEquals(identity.get(selectParameters.get((Integer) args[0] - 1)), args[1]);
             return null;
         });
         selectAnswers.put("executeQuery", args -> {
@@ -274,5 +276,67 @@ class RequestResultStoreTest {
 
         assertTrue(e.getMessage().contains("255"), e.getMessage());
         assertEquals(0, inserts);
+    }
+
+    @Test
+    void identityPartEndingInASpaceIsRefusedOnSqlServerBeforeAnyStatement() {
+        // SQL Server's = ignores trailing spaces: 'key-1 ' would share the record of 'key-1'.
+        RequestResultStore store = store(SqlDialect.named("sqlserver"), () -> 1);
+        for (RequestResultId id : List.of(
+                new RequestResultId("alice", "debit:v1", "key-1 "),
+                new RequestResultId("alice ", "debit:v1", "key-1"),
+                new RequestResultId("alice", "debit:v1 ", "key-1"))) {
+            StoreException e = assertThrows(
+                    StoreException.class, () -> store.claim(id, "{}", Duration.ofHours(1), Duration.ofSeconds(1)));
+
+            assertTrue(e.getMessage().contains("ends with a space"), e.getMessage());
+            assertTrue(e.getMessage().contains(id.toString()), e.getMessage());
+        }
+        assertEquals(0, inserts);
+    }
+
+    @Test
+    void identityPartEndingInASpaceIsItsOwnRecordElsewhere() {
+        RequestResultStore store = store(SqlDialect.named("oracle"), () -> 1);
+
+        ClaimOutcome outcome = store.claim(
+                new RequestResultId("alice", "debit:v1", "key-1 "), "{}", Duration.ofHours(1), Duration.ofSeconds(1));
+
+        assertInstanceOf(ClaimOutcome.Claimed.class, outcome);
+    }
+
+    @Test
+    void oracleDuplicateAfterTheWinnersCommitIsReadAsTaken() {
+        // ORA-00001 rolls back only the insert; the store then looks for the winner's row.
+        RequestResultStore store = store(SqlDialect.named("oracle"), () -> {
+            if (inserts == 1) {
+                throw failure("23000", 1);
+            }
+            return 1;
+        });
+
+        ClaimOutcome outcome = store.claim(ID, "{}", Duration.ofHours(1), Duration.ofSeconds(1));
+
+        assertInstanceOf(ClaimOutcome.Claimed.class, outcome);
+        assertEquals(1, finds);
+    }
+
+    @Test
+    void sqlServerAndOracleWaitTimeoutsMeanRequestInProgress() {
+        for (Map.Entry<String, SQLException> engineAndTimeout : List.of(
+                Map.entry("sqlserver", new SQLException("The query has timed out.", "HY008", 0)),
+                Map.entry("sqlserver", failure("S0001", 1222)),
+                Map.entry("oracle", failure("72000", 1013)))) {
+            String engine = engineAndTimeout.getKey();
+            SQLException timeout = engineAndTimeout.getValue();
+            RequestResultStore store = store(SqlDialect.named(engine), () -> {
+                throw timeout;
+            });
+
+            assertThrows(
+                    RequestInProgressException.class,
+                    () -> store.claim(ID, "{}", Duration.ofHours(1), Duration.ofSeconds(1)),
+                    engine + " " + timeout.getErrorCode());
+        }
     }
 }

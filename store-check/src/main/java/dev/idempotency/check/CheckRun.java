@@ -68,7 +68,9 @@ final class CheckRun implements AutoCloseable {
         if (scratch) {
             try (Connection connection = database.open();
                     Statement statement = connection.createStatement()) {
-                statement.execute("CREATE SCHEMA " + schema);
+                for (String create : dialect.createSchemaStatements(schema)) {
+                    statement.execute(create);
+                }
             }
         }
         CheckRun run = new CheckRun(
@@ -131,7 +133,9 @@ final class CheckRun implements AutoCloseable {
         }
         try (Connection connection = database.open();
                 Statement statement = connection.createStatement()) {
-            statement.execute(dialect.dropSchemaStatement(schema));
+            for (String drop : dialect.dropSchemaStatements(schema)) {
+                statement.execute(drop);
+            }
         }
     }
 }

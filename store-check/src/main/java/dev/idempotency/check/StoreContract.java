@@ -186,11 +186,23 @@ final class StoreContract implements AutoCloseable {
 
     private void keysCompareByteByByte() throws Exception {
         String prefix = key();
+        int claimed = 0;
         for (String key : new String[] {"Key", "key", "key ", "k\u00e9y", "ke\u0301y"}) {
+            if (dialect.refusedIdentityPart(prefix + key).isPresent()) {
+                // SQL Server ignores trailing spaces in =: the store must refuse such a key, never merge it.
+                try {
+                    claim(id(prefix + key), "r", 0, true, WAIT);
+                } catch (StoreException refused) {
+                    continue;
+                }
+                throw new Broken(
+                        "the key '" + key + "', which " + dialect.name() + " cannot keep apart, was not" + " refused");
+            }
             expect("claimed", claim(id(prefix + key), "r", 0, true, WAIT), "the key '" + key + "'");
+            claimed++;
         }
         expectRows(
-                5,
+                claimed,
                 "SELECT count(*) FROM request_result WHERE scope = :scope AND request_key LIKE :prefix",
                 Values.of().text("scope", run).text("prefix", prefix + "%"));
     }
@@ -275,7 +287,8 @@ final class StoreContract implements AutoCloseable {
         Values named = Values.of().text("operation", operation);
         expectRows(
                 1,
-                "SELECT count(*) FROM idempotency_rollout WHERE operation = :operation AND mode = 'REQUIRED'",
+                "SELECT count(*) FROM idempotency_rollout WHERE operation = :operation AND " + dialect.column("mode")
+                        + " = 'REQUIRED'",
                 named);
         expectRows(2, "SELECT count(*) FROM idempotency_rollout_history WHERE operation = :operation", named);
     }
