@@ -20,6 +20,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * Builds the {@link CanonicalRequest} that identifies a request. It knows nothing of servlets, so the
@@ -54,12 +55,33 @@ public final class RequestCanonicalizer {
      */
     public CanonicalRequest canonicalize(
             String method, String operation, String path, String query, String contentType, byte[] body) {
+        return canonicalize(method, operation, path, query, contentType, body, List.of());
+    }
+
+    /**
+     * The same, leaving out the {@link IgnoredParts} named by {@code ignored}; the result lists them under {@code
+     * ignored}, so a record says what its comparison did not cover.
+     */
+    public CanonicalRequest canonicalize(
+            String method,
+            String operation,
+            String path,
+            String query,
+            String contentType,
+            byte[] body,
+            List<String> ignored) {
         ObjectNode request = NODES.objectNode();
         request.put("method", method);
         request.put("operation", operation);
         request.put("path", path);
-        request.put("query", canonicalQuery(query));
-        request.set("body", canonicalBodyNode(contentType, body));
+        request.put("query", canonicalQuery(query, IgnoredParts.queryNames(ignored)));
+        JsonNode canonicalBody = canonicalBodyNode(contentType, body);
+        IgnoredParts.removeFromBody(canonicalBody, ignored);
+        request.set("body", canonicalBody);
+        if (!ignored.isEmpty()) {
+            ArrayNode pointers = request.putArray("ignored");
+            ignored.forEach(pointers::add);
+        }
         return new CanonicalRequest(CanonicalJson.write(request));
     }
 
@@ -71,13 +93,14 @@ public final class RequestCanonicalizer {
         return CanonicalJson.write(canonicalBodyNode(contentType, body));
     }
 
-    private static String canonicalQuery(String query) {
+    private static String canonicalQuery(String query, List<String> ignoredNames) {
         if (query == null || query.isEmpty()) {
             return "";
         }
-        String[] pairs = query.split("&");
-        Arrays.sort(pairs);
-        return String.join("&", pairs);
+        return Arrays.stream(query.split("&"))
+                .filter(pair -> !ignoredNames.contains(pair.split("=", 2)[0]))
+                .sorted()
+                .collect(Collectors.joining("&"));
     }
 
     private static JsonNode canonicalBodyNode(String contentType, byte[] body) {

@@ -208,6 +208,16 @@ public final class IdempotencyConfig {
         return operation.retention() == null ? retention() : operation.retention();
     }
 
+    /**
+     * How long after its retention a record still refuses a late retry: {@code late-retry-window} for an
+     * operation with {@code after-expiry=refuse}, zero for the others.
+     */
+    public Duration lateRetryWindowOf(Operation operation) {
+        return operation.afterExpiry() == Operation.AfterExpiry.REFUSE
+                ? get(Settings.LATE_RETRY_WINDOW)
+                : Duration.ZERO;
+    }
+
     public long maxResponseBodyBytes() {
         return get(Settings.MAX_RESPONSE_BODY);
     }

@@ -1,6 +1,7 @@
 package dev.idempotency.config;
 
 import dev.idempotency.ConfigurationException;
+import dev.idempotency.canonical.IgnoredParts;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -35,6 +36,10 @@ import java.util.regex.Pattern;
  *     response replayed; empty for no such check
  * @param conditions request parameters the operation requires, name to value, such as {@code action=buy} for
  *     one action of a front controller; empty for every request to the path
+ * @param concurrency what a duplicate of a request still in flight gets: a wait for its outcome, or 409 at once
+ * @param ignored the parts of the canonical request left out of the comparison ({@link IgnoredParts}), such as
+ *     {@code /body/json/requestedAt}; empty for none
+ * @param afterExpiry what a retry gets after the record's retention: a new execution, or a refusal
  */
 public record Operation(
         String method,
@@ -43,12 +48,34 @@ public record Operation(
         Duration retention,
         boolean encrypted,
         Set<String> replayRoles,
-        SortedMap<String, String> conditions) {
+        SortedMap<String, String> conditions,
+        Concurrency concurrency,
+        List<String> ignored,
+        AfterExpiry afterExpiry) {
+    /** What a duplicate of a request still in flight gets ({@code concurrent=}). */
+    public enum Concurrency {
+        /** It waits for the first, up to {@code lock-timeout}, then replays its outcome: the default. */
+        WAIT,
+        /** It gets {@code 409 request-in-progress} at once, as the IETF draft asks. */
+        REJECT
+    }
+
+    /** What a retry gets once the record's retention has passed ({@code after-expiry=}). */
+    public enum AfterExpiry {
+        /** It runs again, as a new request: the chapter's rule, and the default. */
+        RUN,
+        /** It is refused for {@code late-retry-window} more, and nothing runs. */
+        REFUSE
+    }
+
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
     private static final Pattern METHOD = Pattern.compile("[A-Z]+");
     private static final String RETENTION = "retention=";
     private static final String ENCRYPTED = "encrypted";
     private static final String REPLAY_ROLES = "replay-roles=";
+    private static final String CONCURRENT = "concurrent=";
+    private static final String IGNORE = "ignore=";
+    private static final String AFTER_EXPIRY = "after-expiry=";
     private static final Pattern ROLES = Pattern.compile("[^|\\s]+(\\|[^|\\s]+)*");
     private static final Pattern CONTRACT = Pattern.compile("[A-Za-z0-9._-]+:[A-Za-z0-9._-]+");
     private static final Pattern SEPARATOR = Pattern.compile("\\s=");
@@ -56,12 +83,14 @@ public record Operation(
 
     public Operation {
         conditions = Collections.unmodifiableSortedMap(new TreeMap<>(conditions));
+        ignored = List.copyOf(ignored);
     }
 
     /**
      * Parses one line of the {@code operations} setting: {@code POST /api/accounts/{id}/debits = debit:v1},
      * optionally followed by the operation's own options, in any order: its retention ({@code retention=P7D}),
-     * {@code encrypted} and {@code replay-roles}. The path may end in parameter conditions written like a query
+     * {@code encrypted}, {@code replay-roles}, {@code concurrent=reject}, {@code ignore=/body/json/sentAt} and
+     * {@code after-expiry=refuse}. The path may end in parameter conditions written like a query
      * string, {@code POST /app?action=buy = buy:v1}, so that several operations can share one path.
      *
      * @throws ConfigurationException if the line is not {@code METHOD /path[?name=value&...] = name:version
@@ -80,6 +109,9 @@ public record Operation(
         String retentionText = null;
         boolean encrypted = false;
         String rolesText = null;
+        String concurrencyText = null;
+        String ignoreText = null;
+        String afterExpiryText = null;
         for (int i = 1; i < target.length; i++) {
             if (target[i].startsWith(RETENTION) && retentionText == null) {
                 retentionText = target[i].substring(RETENTION.length());
@@ -89,6 +121,12 @@ public record Operation(
                     && rolesText == null
                     && ROLES.matcher(target[i].substring(REPLAY_ROLES.length())).matches()) {
                 rolesText = target[i].substring(REPLAY_ROLES.length());
+            } else if (target[i].startsWith(CONCURRENT) && concurrencyText == null) {
+                concurrencyText = target[i].substring(CONCURRENT.length());
+            } else if (target[i].startsWith(IGNORE) && ignoreText == null) {
+                ignoreText = target[i].substring(IGNORE.length());
+            } else if (target[i].startsWith(AFTER_EXPIRY) && afterExpiryText == null) {
+                afterExpiryText = target[i].substring(AFTER_EXPIRY.length());
             } else {
                 throw malformed(line);
             }
@@ -116,7 +154,24 @@ public record Operation(
                 retention,
                 encrypted,
                 Set.copyOf(replayRoles),
-                conditions);
+                conditions,
+                concurrencyText == null
+                        ? Concurrency.WAIT
+                        : choice(Concurrency.class, contract, "concurrent", concurrencyText, "wait or reject"),
+                ignoreText == null ? List.of() : IgnoredParts.parse(contract, ignoreText),
+                afterExpiryText == null
+                        ? AfterExpiry.RUN
+                        : choice(AfterExpiry.class, contract, "after-expiry", afterExpiryText, "run or refuse"));
+    }
+
+    private static <T extends Enum<T>> T choice(
+            Class<T> choices, String contract, String option, String value, String inWords) {
+        try {
+            return Enum.valueOf(choices, value.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigurationException(
+                    "operations: " + option + " of " + contract + " must be " + inWords + ", was '" + value + "'");
+        }
     }
 
     /** {@code action=buy&kind=stock}: each name once, each value non-empty, decoded like a query string. */
@@ -141,7 +196,8 @@ public record Operation(
     private static ConfigurationException malformed(String line) {
         return new ConfigurationException("operations: '" + line.trim() + "' is malformed; write one operation"
                 + " per line as 'POST /api/accounts/{id}/debits = debit:v1', optionally followed by"
-                + " 'retention=P7D', 'encrypted' and 'replay-roles=role1|role2', each at most once");
+                + " 'retention=P7D', 'encrypted', 'replay-roles=role1|role2', 'concurrent=reject',"
+                + " 'ignore=/body/json/member|/query/name' and 'after-expiry=refuse', each at most once");
     }
 
     private static Duration retention(String contract, String value) {
@@ -185,6 +241,9 @@ public record Operation(
     public String toString() {
         return method + " " + route() + " = " + contract + (retention == null ? "" : " retention=" + retention)
                 + (encrypted ? " " + ENCRYPTED : "")
-                + (replayRoles.isEmpty() ? "" : " " + REPLAY_ROLES + String.join("|", new TreeSet<>(replayRoles)));
+                + (replayRoles.isEmpty() ? "" : " " + REPLAY_ROLES + String.join("|", new TreeSet<>(replayRoles)))
+                + (concurrency == Concurrency.WAIT ? "" : " " + CONCURRENT + "reject")
+                + (ignored.isEmpty() ? "" : " " + IGNORE + String.join("|", ignored))
+                + (afterExpiry == AfterExpiry.RUN ? "" : " " + AFTER_EXPIRY + "refuse");
     }
 }

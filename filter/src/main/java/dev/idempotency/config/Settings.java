@@ -38,8 +38,8 @@ public final class Settings {
 
     public static final Setting<List<Operation>> OPERATIONS = Setting.of(
             "operations",
-            "`METHOD /path/{var} = name:version [retention=duration] [encrypted] [replay-roles=role\\|role]`, one"
-                    + " per line or separated by `;`",
+            "`METHOD /path/{var} = name:version [options]`, one per line or separated by `;`; options:"
+                    + " `retention=`, `encrypted`, `replay-roles=`, `concurrent=`, `ignore=`, `after-expiry=`",
             "none; required",
             List.of(),
             (name, text, environment) -> operations(text));
@@ -189,6 +189,13 @@ public final class Settings {
             Duration.ofHours(24),
             Setting.atLeast(MIN_RETENTION));
 
+    public static final Setting<Duration> LATE_RETRY_WINDOW = Setting.of(
+            "late-retry-window",
+            "an ISO-8601 duration, at least `PT1M`",
+            "`P7D`",
+            Duration.ofDays(7),
+            Setting.atLeast(Duration.ofMinutes(1)));
+
     public static final Setting<Duration> LOCK_TIMEOUT = Setting.of(
             "lock-timeout",
             "an ISO-8601 duration in whole seconds, at least `PT1S`",
@@ -248,6 +255,7 @@ public final class Settings {
             STORED_HEADERS,
             STORABLE_STATUSES,
             RETENTION,
+            LATE_RETRY_WINDOW,
             LOCK_TIMEOUT,
             TRANSACTION_TIMEOUT,
             PURGE_INTERVAL,

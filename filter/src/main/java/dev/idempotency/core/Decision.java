@@ -17,6 +17,12 @@ public sealed interface Decision<R> {
     /** The key was used for a different request; nothing ran. */
     record Mismatched<R>(List<String> differences) implements Decision<R> {}
 
+    /**
+     * The same request's record exists but its retention ended at {@code answeredUntil}: the operation refuses
+     * late retries rather than run them again; nothing ran.
+     */
+    record Expired<R>(Instant answeredUntil) implements Decision<R> {}
+
     /** A record exists, but the caller may not be shown it now; nothing ran. */
     record ReplayForbidden<R>() implements Decision<R> {}
 

@@ -84,7 +84,8 @@ public final class IdempotentExecutor {
      */
     public <R, E extends Exception> Decision<R> execute(Attempt attempt, Work<R, E> work) throws E {
         long started = System.nanoTime();
-        long deadline = started + lockTimeout.toNanos();
+        // An operation that refuses duplicates in flight gives them no time: in memory, nor at the database.
+        long deadline = started + (attempt.waitsForDuplicate() ? lockTimeout.toNanos() : 0);
         if (!keysInFlight.enter(attempt.id(), deadline)) {
             return inProgress(attempt.id(), started);
         }
@@ -158,11 +159,14 @@ public final class IdempotentExecutor {
 
     private ClaimOutcome claim(Attempt attempt, long started, long deadline) {
         // At least a millisecond: the attempt ahead on this node has ended, so its record is no longer locked.
-        Duration maxWait = Duration.ofNanos(Math.max(deadline - System.nanoTime(), MIN_CLAIM_WAIT.toNanos()));
+        // Zero, for an operation that refuses duplicates in flight, asks the store not to wait at all.
+        Duration maxWait = attempt.waitsForDuplicate()
+                ? Duration.ofNanos(Math.max(deadline - System.nanoTime(), MIN_CLAIM_WAIT.toNanos()))
+                : Duration.ZERO;
         ClaimOutcome outcome = store.claim(
                 attempt.id(),
                 encryption.storedRequest(attempt.id(), attempt.request().text()),
-                attempt.retention(),
+                attempt.keptFor(),
                 maxWait);
         if (outcome instanceof ClaimOutcome.Existing) {
             listener.waitedForDuplicate(attempt.id().operation(), Duration.ofNanos(System.nanoTime() - started));
@@ -198,6 +202,10 @@ public final class IdempotentExecutor {
         }
         if (!record.request().equals(attempt.request().text())) {
             return new Decision.Mismatched<>(attempt.request().differencesFrom(record.request()));
+        }
+        Instant answeredUntil = record.createdAt().plus(attempt.retention());
+        if (!attempt.lateRetryWindow().isZero() && Instant.now().isAfter(answeredUntil)) {
+            return new Decision.Expired<>(answeredUntil);
         }
         return new Decision.Replayed<>(record);
     }

@@ -89,6 +89,7 @@ public final class RecordEncryption {
                 record.id(),
                 request,
                 new StoredResponse(response.status(), response.headers(), body, response.writerCharset()),
+                record.createdAt(),
                 record.expiresAt());
     }
 

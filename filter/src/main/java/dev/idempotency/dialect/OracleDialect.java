@@ -101,8 +101,8 @@ final class OracleDialect extends SqlDialect {
 
     @Override
     public SqlStatement selectRequestResultStatement() {
-        return SqlStatement.of("SELECT request, response_status, response_headers, response_body, expires_at"
-                + " FROM request_result WHERE " + requestIdentity());
+        return SqlStatement.of("SELECT request, response_status, response_headers, response_body, expires_at,"
+                + " created_at FROM request_result WHERE " + requestIdentity());
     }
 
     @Override

@@ -22,6 +22,24 @@ final class PostgreSqlDialect extends SqlDialect {
     }
 
     /**
+     * The claim behind a transaction-scoped advisory lock on the identity's 64-bit hash, which every claim of an
+     * operation that refuses duplicates takes: a duplicate that cannot take it at once inserts nothing and finds no
+     * committed row, so the key is in flight; one that takes it inserts, or skips a committed row as the waiting
+     * claim does. A hash collision between two keys of such operations, about one in 2^32 at 2^32 keys in flight,
+     * only refuses the second for as long as the first runs.
+     */
+    @Override
+    public SqlStatement claimWithoutWaitingStatement() {
+        return SqlStatement.of("INSERT INTO request_result (scope, operation, request_key, request, created_at,"
+                + " expires_at) SELECT :scope, :operation, :requestKey, :request, now(),"
+                + " now() + :retentionSeconds * interval '1 second'"
+                // Length-prefixed, so that no two identities hash the same text (text cannot hold a NUL separator).
+                + " WHERE pg_try_advisory_xact_lock(hashtextextended(length(:scope) || ':' || :scope || ':'"
+                + " || length(:operation) || ':' || :operation || ':' || :requestKey, 0))"
+                + " ON CONFLICT (scope, operation, request_key) DO NOTHING");
+    }
+
+    /**
      * ctid picks the rows the index on expires_at found; SKIP LOCKED lets several nodes purge at once, and
      * never makes a purge wait for a retry that holds a row (that retry then replays it).
      */

@@ -179,11 +179,22 @@ public abstract class SqlDialect {
     public abstract SqlStatement claimStatement();
 
     /**
+     * The claim for an operation that refuses a duplicate in flight instead of waiting for it: like {@link
+     * #claimStatement()}, with the same parameters, but it affects no row at once when another transaction holds
+     * the identity, instead of waiting for it to end. The default is the claim itself, whose wait the store then
+     * bounds with the shortest query timeout JDBC has, one second; engines that can do better override it.
+     */
+    public SqlStatement claimWithoutWaitingStatement() {
+        return claimStatement();
+    }
+
+    /**
      * Reads a committed record. Parameters: {@code :scope, :operation, :requestKey}. Columns: request, status,
-     * headers JSON, body, expires_at.
+     * headers JSON, body, expires_at, created_at.
      */
     public SqlStatement selectRequestResultStatement() {
-        return SqlStatement.of("SELECT request, response_status, response_headers, response_body, expires_at"
+        return SqlStatement.of("SELECT request, response_status, response_headers, response_body, expires_at,"
+                + " created_at"
                 + " FROM request_result WHERE scope = :scope AND operation = :operation AND request_key = :requestKey");
     }
 

@@ -29,8 +29,8 @@ public enum Outcome {
     /** A keyed request with no stored record ran unprotected (rollout mode {@code DRAIN}). */
     DRAIN_PASSED,
     /**
-     * Bad input, refused before anything ran: a malformed key, an oversized or incomplete body, no caller to
-     * scope by.
+     * Refused before anything ran: bad input (a malformed key, an oversized or incomplete body, no caller to
+     * scope by), or a retry that came after the retention of an operation that refuses late retries: 410.
      */
     REJECTED;
 
@@ -49,6 +49,7 @@ public enum Outcome {
                     ROLLOUT_MODE_INVALID,
                     SCOPE_REQUIRED,
                     REPLAY_FORBIDDEN,
+                    KEY_EXPIRED,
                     OPERATION_UNKNOWN -> REJECTED;
         };
     }

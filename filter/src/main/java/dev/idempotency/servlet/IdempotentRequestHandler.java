@@ -141,12 +141,15 @@ public final class IdempotentRequestHandler {
                     path,
                     request.getQueryString(),
                     request.getContentType(),
-                    buffered.body());
+                    buffered.body(),
+                    operation.ignored());
             Attempt attempt = new Attempt(
                     new RequestResultId(scope, operation.contract(), key.get()),
                     canonical,
                     config.retentionOf(operation),
-                    () -> mayReplay(operation, request));
+                    () -> mayReplay(operation, request),
+                    operation.concurrency() == Operation.Concurrency.WAIT,
+                    config.lateRetryWindowOf(operation));
             if (rollout.mode() == RolloutMode.DRAIN) {
                 Decision<CapturedResponse> found = executor.lookUp(attempt);
                 if (found instanceof Decision.NotRecorded) {
@@ -190,6 +193,14 @@ public final class IdempotentRequestHandler {
                             + " or resend the original request unchanged",
                     Map.of(MISMATCHES_MEMBER, mismatched.differences())));
         }
+        if (decision instanceof Decision.Expired<CapturedResponse> expired) {
+            return refusal(
+                    Problem.KEY_EXPIRED,
+                    "this " + config.keyHeader() + " was used for this request to " + contract + " more than its"
+                            + " retention ago (its outcome was replayed until " + expired.answeredUntil() + "), and "
+                            + contract + " does not run a late retry again; nothing was executed; if you mean a new"
+                            + " request, send it with a new key");
+        }
         if (decision instanceof Decision.ReplayForbidden<CapturedResponse>) {
             return refusal(
                     Problem.REPLAY_FORBIDDEN,
@@ -199,6 +210,14 @@ public final class IdempotentRequestHandler {
                             + " to be erased so the request can run again");
         }
         if (decision instanceof Decision.Failed<CapturedResponse> failed) {
+            if (failed.failure() == Decision.Failure.IN_PROGRESS
+                    && operation.concurrency() == Operation.Concurrency.REJECT) {
+                return refusal(
+                        Problem.REQUEST_IN_PROGRESS,
+                        "another request with this key is still being processed, and " + contract + " does not"
+                                + " wait for it; nothing was executed for this one; retry with the same key after the"
+                                + " Retry-After delay to get its outcome");
+            }
             return refusal(failed.failure());
         }
         throw new IllegalStateException("only a DRAIN look-up finds no record: " + decision);

@@ -15,6 +15,7 @@ public enum Problem {
     REQUEST_IN_PROGRESS(409, "request-in-progress", "Request with this key is in progress"),
     REQUEST_INCOMPLETE(400, "request-body-incomplete", "Request body incomplete"),
     REQUEST_TOO_LARGE(413, "request-too-large", "Request body too large"),
+    KEY_EXPIRED(410, "idempotency-key-expired", "Idempotency key expired"),
     KEY_REUSED(422, "idempotency-key-reused", "Idempotency key reused with a different request"),
     APPLICATION_FAILED(500, "application-failed", "The request failed"),
     TRANSACTION_SELF_MANAGED(500, "application-manages-transactions", "The operation manages its own transactions"),

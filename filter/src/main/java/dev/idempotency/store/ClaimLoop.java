@@ -40,7 +40,10 @@ public final class ClaimLoop {
     }
 
     /**
-     * Claims, waiting at most {@code maxWait} for a transaction that holds the same identity.
+     * Claims, waiting at most {@code maxWait} for a transaction that holds the same identity. A {@code maxWait}
+     * of zero waits for nothing: with an insert that skips a key another transaction holds ({@link
+     * SqlDialect#claimWithoutWaitingStatement()}), a skipped key whose winner cannot be read yet is in progress at
+     * once; otherwise the engine's shortest wait, one second of query timeout, applies.
      *
      * @param insert the claim's insert, which affects one row (claimed) or none (taken), or fails with a
      *     duplicate key only on an engine where that leaves the transaction usable ({@link
@@ -75,6 +78,9 @@ public final class ClaimLoop {
             Optional<T> found = winner.find(connection);
             if (found.isPresent()) {
                 return found;
+            }
+            if (maxWait.isZero()) {
+                throw new RequestInProgressException(what + " is held by a transaction still running");
             }
             attempt++;
         }

@@ -46,6 +46,7 @@ public final class RequestResultStore {
     private final ClaimLoop claimLoop;
     // The request path's statements, made once: their text is parsed for parameters only here.
     private final SqlStatement claim;
+    private final SqlStatement claimWithoutWaiting;
     private final SqlStatement select;
     private final SqlStatement complete;
 
@@ -54,13 +55,15 @@ public final class RequestResultStore {
         this.dialect = dialect;
         this.claimLoop = new ClaimLoop(dialect);
         this.claim = dialect.claimStatement();
+        this.claimWithoutWaiting = dialect.claimWithoutWaitingStatement();
         this.select = dialect.selectRequestResultStatement();
         this.complete = dialect.completeStatement();
     }
 
     /**
      * Claims {@code id} for the current transaction, or returns the committed record that holds it. Waits
-     * at most {@code maxWait} while another transaction holds an uncommitted claim on the same identity.
+     * at most {@code maxWait} while another transaction holds an uncommitted claim on the same identity; zero
+     * refuses such a duplicate without waiting, where the engine can ({@link ClaimLoop}).
      *
      * @throws RequestInProgressException if the holder is still running after {@code maxWait}, or the key
      *     stayed taken but unreadable for {@value ClaimLoop#MAX_ATTEMPTS} attempts; the transaction must roll back
@@ -73,7 +76,7 @@ public final class RequestResultStore {
         try (Connection connection = dataSource.getConnection()) {
             Optional<StoredRecord> winner = claimLoop.claim(
                     connection,
-                    claim,
+                    maxWait.isZero() ? claimWithoutWaiting : claim,
                     identity(id).text("request", canonicalRequest).number("retentionSeconds", retention.toSeconds()),
                     found -> find(found, id),
                     maxWait,
@@ -129,7 +132,8 @@ public final class RequestResultStore {
                         headers,
                         body == null ? new byte[0] : body,
                         writerCharset == null ? null : writerCharset.get(0));
-                return Optional.of(new StoredRecord(id, row.getString(1), response, dialect.readInstant(row, 5)));
+                return Optional.of(new StoredRecord(
+                        id, row.getString(1), response, dialect.readInstant(row, 6), dialect.readInstant(row, 5)));
             }
         }
     }

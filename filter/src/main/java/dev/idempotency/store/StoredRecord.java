@@ -9,6 +9,8 @@ import java.time.Instant;
  * @param id the record's identity
  * @param request the canonical request text this record was created for
  * @param response the stored final response
- * @param expiresAt when the record's retention ends
+ * @param createdAt when the record was claimed, by the database's clock
+ * @param expiresAt when the record is purged
  */
-public record StoredRecord(RequestResultId id, String request, StoredResponse response, Instant expiresAt) {}
+public record StoredRecord(
+        RequestResultId id, String request, StoredResponse response, Instant createdAt, Instant expiresAt) {}

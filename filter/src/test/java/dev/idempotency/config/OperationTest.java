@@ -174,4 +174,36 @@ class OperationTest {
         assertTrue(root.matches("POST", ""));
         assertFalse(root.matches("POST", "/items"));
     }
+
+    @Test
+    void parsesTheProtocolOptionsInAnyOrderAndShowsThemBack() {
+        Operation operation = Operation.parse(
+                "POST /pay = pay:v1 after-expiry=refuse ignore=/body/json/sentAt|/query/nonce concurrent=reject");
+
+        assertEquals(Operation.Concurrency.REJECT, operation.concurrency());
+        assertEquals(java.util.List.of("/body/json/sentAt", "/query/nonce"), operation.ignored());
+        assertEquals(Operation.AfterExpiry.REFUSE, operation.afterExpiry());
+        assertEquals(
+                "POST /pay = pay:v1 concurrent=reject ignore=/body/json/sentAt|/query/nonce after-expiry=refuse",
+                operation.toString());
+    }
+
+    @Test
+    void theProtocolOptionsDefaultToWaitingNothingIgnoredAndRunningAgain() {
+        Operation operation = Operation.parse("POST /pay = pay:v1");
+
+        assertEquals(Operation.Concurrency.WAIT, operation.concurrency());
+        assertEquals(java.util.List.of(), operation.ignored());
+        assertEquals(Operation.AfterExpiry.RUN, operation.afterExpiry());
+    }
+
+    @Test
+    void refusesAnUnknownProtocolChoiceNamingTheChoices() {
+        assertTrue(
+                refusal("POST /pay = pay:v1 concurrent=fail").contains("concurrent of pay:v1 must be wait or reject"));
+        assertTrue(refusal("POST /pay = pay:v1 after-expiry=412")
+                .contains("after-expiry of pay:v1 must be run or refuse"));
+        assertTrue(
+                refusal("POST /pay = pay:v1 concurrent=wait concurrent=reject").contains("each at most once"));
+    }
 }

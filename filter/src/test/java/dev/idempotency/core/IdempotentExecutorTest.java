@@ -3,6 +3,7 @@ package dev.idempotency.core;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.canonical.CanonicalRequest;
 import dev.idempotency.config.EncryptionKeys;
@@ -191,6 +192,85 @@ class IdempotentExecutorTest {
     }
 
     @Test
+    void aDuplicateOfAnOperationThatRejectsIsRefusedAtOnceAndTheFirstReplaysAfterwards() throws Exception {
+        Attempt rejecting = rejecting("k10");
+        CompletableFuture<Decision<String>> first =
+                CompletableFuture.supplyAsync(() -> executeQuietly(executor, rejecting, work("k10", true, 1_500)));
+        sleep(200);
+        long started = System.nanoTime();
+
+        Decision<String> duplicate = executor.execute(rejecting, work("k10", true, 0));
+
+        long waitedMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
+        assertEquals(
+                Decision.Failure.IN_PROGRESS,
+                assertInstanceOf(Decision.Failed.class, duplicate).failure());
+        assertTrue(waitedMillis < 500, "refused after " + waitedMillis + " ms, while the first still ran");
+        assertInstanceOf(Decision.Executed.class, first.get());
+        assertInstanceOf(Decision.Replayed.class, executor.execute(rejecting, work("k10", true, 0)));
+        assertEquals(1, runs.get());
+    }
+
+    @Test
+    void aRetryAfterTheRetentionOfAnOperationThatRefusesLateRetriesIsRefusedAndRunsNothing() throws Exception {
+        Attempt refusing = new Attempt(
+                new RequestResultId("alice", "debit:v1", "k11"),
+                new CanonicalRequest("{\"body\":{\"json\":{\"amount\":100}}}"),
+                RETENTION,
+                () -> true,
+                true,
+                Duration.ofDays(7));
+        executor.execute(refusing, work("k11", true, 0));
+        assertInstanceOf(Decision.Replayed.class, executor.execute(refusing, work("k11", true, 0)));
+        execute("UPDATE request_result SET created_at = DATEADD(HOUR, -2, created_at) WHERE request_key = 'k11'");
+
+        Decision<String> late = executor.execute(refusing, work("k11", true, 0));
+
+        assertInstanceOf(Decision.Expired.class, late);
+        assertEquals(1, runs.get());
+        assertEquals(1, effects("k11"));
+        Decision<String> lateAndDifferent = executor.execute(
+                new Attempt(
+                        refusing.id(),
+                        new CanonicalRequest("{\"body\":{\"json\":{\"amount\":7}}}"),
+                        RETENTION,
+                        () -> true,
+                        true,
+                        Duration.ofDays(7)),
+                work("k11", true, 0));
+        assertInstanceOf(Decision.Mismatched.class, lateAndDifferent);
+    }
+
+    @Test
+    void aRecordOfAnOperationThatRefusesLateRetriesIsKeptForItsRetentionAndTheWindow() throws Exception {
+        Attempt refusing = new Attempt(
+                new RequestResultId("alice", "debit:v1", "k12"),
+                new CanonicalRequest("{}"),
+                RETENTION,
+                () -> true,
+                true,
+                Duration.ofDays(7));
+        executor.execute(refusing, work("k12", true, 0));
+
+        assertEquals(
+                1,
+                count(
+                        "SELECT count(*) FROM request_result WHERE request_key = ? AND expires_at >"
+                                + " DATEADD(DAY, 7, created_at) AND expires_at < DATEADD(HOUR, 170, created_at)",
+                        "k12"));
+    }
+
+    private static Attempt rejecting(String key) {
+        return new Attempt(
+                new RequestResultId("alice", "debit:v1", key),
+                new CanonicalRequest("{\"body\":{\"json\":{\"amount\":100}}}"),
+                RETENTION,
+                () -> true,
+                false,
+                Duration.ZERO);
+    }
+
+    @Test
     void aDrainLookUpReplaysARecordAndFindsNoneForANewKey() throws Exception {
         executor.execute(attempt("k9", "100"), work("k9", true, 0));
 
@@ -240,6 +320,13 @@ class IdempotentExecutorTest {
             return executor.execute(attempt, work);
         } catch (SQLException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    private void execute(String sql) throws SQLException {
+        try (Connection connection = transactions.getConnection();
+                Statement statement = connection.createStatement()) {
+            statement.execute(sql);
         }
     }
 

@@ -73,7 +73,9 @@ class RecordEncryptionTest {
 
         assertUnreadable(encryption, withBody(sealed, tampered));
         assertUnreadable(encryption, withBody(sealed, otherRecord.response().body()));
-        assertUnreadable(encryption, new StoredRecord(ID, otherRecord.request(), sealed.response(), Instant.EPOCH));
+        assertUnreadable(
+                encryption,
+                new StoredRecord(ID, otherRecord.request(), sealed.response(), Instant.EPOCH, Instant.EPOCH));
         assertUnreadable(encryption("k=" + key(3)), sealed);
     }
 
@@ -81,7 +83,8 @@ class RecordEncryptionTest {
     void plainRecordsAndOperationsThatAreNotEncryptedStayPlain() throws Exception {
         RecordEncryption encryption = encryption("k=" + key(1));
         RequestResultId plainOperation = new RequestResultId("alice", "open-account:v1", "k1");
-        StoredRecord plain = new StoredRecord(ID, REQUEST, new StoredResponse(200, Map.of(), BODY), Instant.EPOCH);
+        StoredRecord plain =
+                new StoredRecord(ID, REQUEST, new StoredResponse(200, Map.of(), BODY), Instant.EPOCH, Instant.EPOCH);
 
         assertEquals(REQUEST, encryption.storedRequest(plainOperation, REQUEST));
         assertSame(plain, encryption.readable(plain));
@@ -101,7 +104,7 @@ class RecordEncryptionTest {
     private static StoredRecord sealed(RecordEncryption encryption, RequestResultId id) {
         StoredResponse response = encryption.storedResponse(
                 id, new StoredResponse(200, Map.of("Content-Type", List.of("application/json")), BODY));
-        return new StoredRecord(id, encryption.storedRequest(id, REQUEST), response, Instant.EPOCH);
+        return new StoredRecord(id, encryption.storedRequest(id, REQUEST), response, Instant.EPOCH, Instant.EPOCH);
     }
 
     private static StoredRecord withBody(StoredRecord record, byte[] body) {
@@ -109,6 +112,7 @@ class RecordEncryptionTest {
                 record.id(),
                 record.request(),
                 new StoredResponse(record.response().status(), record.response().headers(), body),
+                record.createdAt(),
                 record.expiresAt());
     }
 

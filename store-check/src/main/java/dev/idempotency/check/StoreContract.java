@@ -89,6 +89,9 @@ final class StoreContract implements AutoCloseable {
                 new Check("a claim commits and a retry replays its response", StoreContract::claimThenReplay),
                 new Check("a duplicate waits for the winner, then sees its record", StoreContract::duplicateWaits),
                 new Check("a duplicate gives up at its wait bound", StoreContract::duplicateGivesUp),
+                new Check(
+                        "a duplicate that must not wait is refused while the winner runs, then replays",
+                        StoreContract::duplicateRefusedWithoutWaiting),
                 new Check("a duplicate whose winner rolls back claims the key itself", StoreContract::winnerRollsBack),
                 new Check("a rolled-back claim leaves nothing", StoreContract::rollbackLeavesNothing),
                 new Check("ten concurrent claims of one key have one winner", StoreContract::tenClaimsOneWinner),
@@ -142,6 +145,31 @@ final class StoreContract implements AutoCloseable {
         if (waitedMillis > 3_500) {
             throw new Broken("the duplicate gave up after " + waitedMillis + " ms, not after about one second");
         }
+    }
+
+    /**
+     * {@code concurrent=reject}: at once where the engine has a claim that skips a held key, within the shortest
+     * JDBC query timeout (one second) elsewhere.
+     */
+    private void duplicateRefusedWithoutWaiting() throws Exception {
+        String key = key();
+        // Every claim of such an operation is made without waiting, the winner's too.
+        Future<String> winner = later(0, () -> claim(id(key), "first", 3_000, true, Duration.ZERO));
+        Thread.sleep(300);
+        long started = System.nanoTime();
+        String refused = claim(id(key), "first", 0, true, Duration.ZERO);
+        long waitedMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
+        expect("in-progress", refused, "the duplicate that must not wait");
+        boolean skipsHeldKeys = !dialect.claimWithoutWaitingStatement()
+                .toString()
+                .equals(dialect.claimStatement().toString());
+        long bound = skipsHeldKeys ? 500 : 2_000;
+        if (waitedMillis > bound) {
+            throw new Broken("the duplicate that must not wait was refused after " + waitedMillis + " ms, not within "
+                    + bound + " ms");
+        }
+        expect("claimed", get(winner), "the winner");
+        expect("existing first 200 done:" + key, claim(id(key), "first", 0, true, Duration.ZERO), "the retry");
     }
 
     private void winnerRollsBack() throws Exception {

@@ -1,0 +1,172 @@
+package dev.idempotency.sample;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.idempotency.sample.support.Api;
+import dev.idempotency.sample.support.Database;
+import dev.idempotency.sample.support.LocalServer;
+import dev.idempotency.sample.support.PostgresExtension;
+import dev.idempotency.sample.support.SampleDeployment;
+import java.io.File;
+import java.net.URL;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The per-operation protocol options, on two WildFly nodes sharing one PostgreSQL: {@code concurrent=reject}
+ * answers a duplicate in flight with 409 at once, on the node that runs the first and on the other;
+ * {@code ignore=} replays a retry whose left-out member changed and still refuses a change elsewhere; {@code
+ * after-expiry=refuse} refuses a retry after the retention, through the purge, until its window ends.
+ */
+@ExtendWith(PostgresExtension.class)
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class ProtocolOptionsIT {
+    /** Well under the shortest wait a waiting duplicate could have, one second of JDBC query timeout. */
+    private static final long AT_ONCE_MILLIS = 800;
+
+    private static LocalServer otherNode;
+
+    @Deployment(testable = false)
+    static WebArchive deployment() throws Exception {
+        String settings = Files.readString(Path.of("src/test/resources/test-idempotency.properties"))
+                .replace(
+                        "POST /api/test/accounts/{id}/slow = slow:v1 retention=PT2H",
+                        "POST /api/test/accounts/{id}/slow = slow:v1 retention=PT2H concurrent=reject")
+                .replace(
+                        "POST /api/accounts/{id}/debits = debit:v1",
+                        "POST /api/accounts/{id}/debits = debit:v1 ignore=/body/json/requestedAt|/query/nonce"
+                                + " after-expiry=refuse");
+        return SampleDeployment.create("protocol.war")
+                .addAsWebInfResource(new StringAsset(settings + "purge-interval = PT1S\n"), "idempotency.properties");
+    }
+
+    @BeforeAll
+    static void startTheOtherNode() throws Exception {
+        Path war = Path.of("target", "protocol-node-war", "protocol.war");
+        Files.createDirectories(war.getParent());
+        deployment().as(ZipExporter.class).exportTo(new File(war.toString()), true);
+        otherNode = LocalServer.start(
+                Path.of(System.getProperty("jboss.home")), "protocol-node", Map.of("protocol.war", war), 100);
+    }
+
+    @AfterAll
+    static void stopTheOtherNode() {
+        if (otherNode != null) {
+            otherNode.close();
+        }
+    }
+
+    @ArquillianResource
+    URL base;
+
+    @Test
+    void rejectAnswersADuplicateInFlightAtOnceOnTheSameNodeThenReplaysTheFirst() throws Exception {
+        rejectsAtOnce(new Api(base), new Api(base));
+    }
+
+    @Test
+    void rejectAnswersADuplicateInFlightAtOnceOnAnotherNode() throws Exception {
+        rejectsAtOnce(new Api(base), new Api(new URL("http://127.0.0.1:8180/protocol/")));
+    }
+
+    private static void rejectsAtOnce(Api first, Api duplicateNode) throws Exception {
+        long account = first.openAccount("alice", 1000);
+        String key = UUID.randomUUID().toString();
+        CompletableFuture<HttpResponse<String>> running =
+                CompletableFuture.supplyAsync(() -> Api.send(first.slowDebit(account, key, 3_000)));
+        Thread.sleep(700); // the first claims within milliseconds, then holds the key for three seconds
+
+        long started = System.nanoTime();
+        HttpResponse<String> duplicate = Api.send(duplicateNode.slowDebit(account, key, 0));
+        long tookMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
+
+        assertEquals(409, duplicate.statusCode(), duplicate.body());
+        assertTrue(duplicate.body().contains("request-in-progress"), duplicate.body());
+        assertTrue(duplicate.body().contains("does not wait for it"), duplicate.body());
+        assertEquals("1", duplicate.headers().firstValue("Retry-After").orElse(""));
+        assertTrue(tookMillis < AT_ONCE_MILLIS, "answered after " + tookMillis + " ms");
+        assertEquals(200, running.get().statusCode(), running.get().body());
+        HttpResponse<String> retry = Api.send(duplicateNode.slowDebit(account, key, 0));
+        assertEquals("true", retry.headers().firstValue("Idempotent-Replayed").orElse(""), retry.body());
+        assertEquals(900, Database.balance(account));
+    }
+
+    @Test
+    void ignoreReplaysARetryWhoseLeftOutPartsChangedAndRefusesAChangeElsewhere() {
+        Api api = new Api(base);
+        long account = api.openAccount("alice", 1000);
+        String key = UUID.randomUUID().toString();
+        String debits = "api/accounts/" + account + "/debits";
+
+        HttpResponse<String> first =
+                api.post("alice", debits + "?nonce=1", key, "{\"amount\": 100, \"requestedAt\": \"10:00:00\"}");
+        HttpResponse<String> retry =
+                api.post("alice", debits + "?nonce=2", key, "{\"requestedAt\": \"10:00:05\", \"amount\": 100}");
+        HttpResponse<String> changed =
+                api.post("alice", debits + "?nonce=3", key, "{\"amount\": 101, \"requestedAt\": \"10:00:09\"}");
+
+        assertEquals(200, first.statusCode(), first.body());
+        assertEquals("true", retry.headers().firstValue("Idempotent-Replayed").orElse(""), retry.body());
+        assertEquals(first.body(), retry.body());
+        assertEquals(422, changed.statusCode(), changed.body());
+        assertEquals(
+                "[\"/body/json/amount\"]", Api.json(changed).get("mismatches").toString());
+        assertEquals(900, Database.balance(account));
+        assertTrue(
+                Database.record("alice", "debit:v1", key)
+                        .orElseThrow()
+                        .request()
+                        .contains("\"ignored\":"),
+                "the stored request names what it left out");
+    }
+
+    @Test
+    void afterExpiryRefuseRefusesALateRetryThroughThePurgeUntilItsWindowEnds() throws Exception {
+        Api api = new Api(base);
+        long account = api.openAccount("alice", 1000);
+        String key = UUID.randomUUID().toString();
+        String debits = "api/accounts/" + account + "/debits";
+        assertEquals(200, api.post("alice", debits, key, "{\"amount\": 100}").statusCode());
+        // The retention (24 hours) has passed; the record is kept for the late-retry window (7 days) after it.
+        Database.execute(
+                "UPDATE request_result SET created_at = created_at - interval '25 hours'" + " WHERE request_key = ?",
+                key);
+        Thread.sleep(2_500); // the purge runs every second
+
+        HttpResponse<String> late = api.post("alice", debits, key, "{\"amount\": 100}");
+
+        assertEquals(410, late.statusCode(), late.body());
+        assertTrue(late.body().contains("idempotency-key-expired"), late.body());
+        assertEquals(900, Database.balance(account));
+        assertEquals(1, Database.recordCountForKey(key));
+
+        // After the window, the purge deletes the record, and a retry is a new request again.
+        Database.execute(
+                "UPDATE request_result SET expires_at = now() - interval '1 minute' WHERE request_key = ?", key);
+        long deadline = System.nanoTime() + 15_000_000_000L;
+        while (Database.recordCountForKey(key) > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        HttpResponse<String> afterTheWindow = api.post("alice", debits, key, "{\"amount\": 100}");
+        assertEquals(200, afterTheWindow.statusCode(), afterTheWindow.body());
+        assertEquals(800, Database.balance(account));
+    }
+}
