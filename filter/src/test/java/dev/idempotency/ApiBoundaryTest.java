@@ -29,6 +29,7 @@ class ApiBoundaryTest {
             IdempotencyInitializer.class,
             IdempotencyAdminServlet.class,
             IdempotencyRecords.class,
+            IdempotentExecution.class,
             IdempotencyException.class,
             ConfigurationException.class,
             StoreException.class,
