@@ -30,6 +30,7 @@ class ApiBoundaryTest {
             IdempotencyAdminServlet.class,
             IdempotencyRecords.class,
             IdempotentExecution.class,
+            DerivedKeyClientFilter.class,
             IdempotencyException.class,
             ConfigurationException.class,
             StoreException.class,
