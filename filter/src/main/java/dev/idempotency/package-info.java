@@ -6,6 +6,9 @@
  *       docs/configuration.md}) and the {@code WEB-INF/idempotency.properties} file that installs it;
  *   <li>{@link dev.idempotency.IdempotencyInitializer}, which installs and checks the filter at start-up;
  *   <li>{@link dev.idempotency.IdempotencyAdminServlet}, the operators' switchboard for rollout modes;
+ *   <li>{@link dev.idempotency.IdempotentExecution}, the application's view of the record it runs under (also
+ *       injectable with the {@code idempotency-cdi} jar), and {@link dev.idempotency.DerivedKeyClientFilter},
+ *       which puts keys derived from it on the application's outbound calls;
  *   <li>the exceptions, all under {@link dev.idempotency.IdempotencyException};
  *   <li>the idempotent consumer in {@link dev.idempotency.consumer}, the {@link dev.idempotency.rollout.RolloutMode}
  *       values, and the record's JPA mapping {@link dev.idempotency.store.RequestResult};

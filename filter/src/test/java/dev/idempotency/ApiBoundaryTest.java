@@ -29,6 +29,8 @@ class ApiBoundaryTest {
             IdempotencyInitializer.class,
             IdempotencyAdminServlet.class,
             IdempotencyRecords.class,
+            IdempotentExecution.class,
+            DerivedKeyClientFilter.class,
             IdempotencyException.class,
             ConfigurationException.class,
             StoreException.class,

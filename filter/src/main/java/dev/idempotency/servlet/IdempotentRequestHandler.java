@@ -9,6 +9,7 @@ import dev.idempotency.core.Attempt;
 import dev.idempotency.core.Decision;
 import dev.idempotency.core.IdempotentExecutor;
 import dev.idempotency.core.RecordEncryption;
+import dev.idempotency.core.RunningExecution;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.metrics.Outcome;
 import dev.idempotency.metrics.OutcomeListener;
@@ -159,8 +160,10 @@ public final class IdempotentRequestHandler {
                 }
                 return replyFor(found, operation);
             }
+            RunningExecution execution = new RunningExecution(attempt.id());
             return replyFor(
-                    executor.execute(attempt, () -> runApplication(operation.contract(), buffered, response, chain)),
+                    executor.execute(
+                            attempt, () -> runApplication(operation.contract(), execution, buffered, response, chain)),
                     operation);
         } catch (ProblemException problem) {
             return new Reply.Refusal(problem);
@@ -328,15 +331,19 @@ public final class IdempotentRequestHandler {
     /**
      * Runs the application with its response held back, in the attempt's transaction; a final outcome (a
      * storable status) is handed back to be stored, anything else only to be sent after the rollback. A run that
-     * cannot be stored is refused.
+     * cannot be stored is refused. The application sees its execution only while it runs.
      */
     private IdempotentExecutor.Ran<CapturedResponse> runApplication(
-            String operation, BufferedBodyRequest request, HttpServletResponse response, FilterChain chain)
+            String operation,
+            RunningExecution execution,
+            BufferedBodyRequest request,
+            HttpServletResponse response,
+            FilterChain chain)
             throws ProblemException {
         CapturingResponseWrapper capture =
                 new CapturingResponseWrapper(response, config.maxResponseBodyBytes(), request);
         try {
-            chain.doFilter(request, capture);
+            ExposedExecution.during(execution, request, () -> chain.doFilter(request, capture));
         } catch (IOException | ServletException | RuntimeException e) {
             refuseAsynchronous(operation, request);
             if (dialect.classify(e) == SqlDialect.Failure.TRANSACTION_CONFLICT) {
