@@ -25,7 +25,6 @@ import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.EmptyAsset;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -41,6 +40,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ApplicationViewIT {
     @Deployment(name = "view-cdi", testable = false)
     static WebArchive cdiApplication() {
+        tables();
         return covered(ShrinkWrap.create(WebArchive.class, "view-cdi.war")
                         .addClasses(ViewApplication.class, InjectedViewResource.class, KeyEcho.class)
                         .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml")
@@ -50,14 +50,19 @@ class ApplicationViewIT {
 
     @Deployment(name = "view-plain", testable = false)
     static WebArchive applicationWithoutCdi() {
+        tables();
         return covered(ShrinkWrap.create(WebArchive.class, "view-plain.war").addClasses(PlainViewServlet.class))
                 .addAsWebInfResource(
                         new StringAsset(settings("POST /views = plain-view:v1")), "idempotency.properties");
     }
 
-    @BeforeAll
-    static void tables() throws Exception {
-        Database.installFilterTables();
+    /** Before the deployments, whose filter checks its tables as it starts. */
+    static void tables() {
+        try {
+            Database.installFilterTables();
+        } catch (Exception e) {
+            throw new IllegalStateException("could not prepare the test database", e);
+        }
     }
 
     @Test

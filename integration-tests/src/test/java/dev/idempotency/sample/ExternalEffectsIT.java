@@ -22,7 +22,6 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -41,6 +40,7 @@ class ExternalEffectsIT {
 
     @Deployment(name = "callee", order = 1, testable = false)
     static WebArchive callee() {
+        tables();
         return covered(
                 ShrinkWrap.create(WebArchive.class, "callee.war")
                         .addClasses(CallsApplication.class, CalleeResource.class),
@@ -49,19 +49,24 @@ class ExternalEffectsIT {
 
     @Deployment(name = "caller", order = 2, testable = false)
     static WebArchive caller() {
+        tables();
         return covered(
                 ShrinkWrap.create(WebArchive.class, "caller.war")
                         .addClasses(CallsApplication.class, CallerResource.class),
                 "POST /api/orders = order:v1");
     }
 
-    @BeforeAll
-    static void tables() throws Exception {
-        Database.installFilterTables();
-        Database.execute(
-                "CREATE TABLE IF NOT EXISTS caller_order (id bigserial PRIMARY KEY, request_key text NOT NULL)");
-        Database.execute(
-                "CREATE TABLE IF NOT EXISTS callee_effect (id bigserial PRIMARY KEY, request_key text NOT NULL)");
+    /** Before the deployments, whose filter checks its tables as it starts. */
+    static void tables() {
+        try {
+            Database.installFilterTables();
+            Database.execute(
+                    "CREATE TABLE IF NOT EXISTS caller_order (id bigserial PRIMARY KEY, request_key text NOT NULL)");
+            Database.execute(
+                    "CREATE TABLE IF NOT EXISTS callee_effect (id bigserial PRIMARY KEY, request_key text NOT NULL)");
+        } catch (Exception e) {
+            throw new IllegalStateException("could not prepare the test database", e);
+        }
     }
 
     @Test

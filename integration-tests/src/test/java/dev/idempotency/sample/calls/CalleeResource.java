@@ -1,6 +1,7 @@
 package dev.idempotency.sample.calls;
 
 import jakarta.annotation.Resource;
+import jakarta.enterprise.context.RequestScoped;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -16,6 +17,7 @@ import javax.sql.DataSource;
  * The other service: one effect per call, a row in {@code callee_effect} holding the key it was called with. It is
  * covered by the filter, so a call with a key it has seen gets the stored answer instead of a second effect.
  */
+@RequestScoped // a CDI bean, so that the container injects its datasource
 @Path("effects")
 public class CalleeResource {
     @Resource(lookup = "java:jboss/datasources/SampleDS")

@@ -3,6 +3,7 @@ package dev.idempotency.sample.calls;
 import dev.idempotency.DerivedKeyClientFilter;
 import dev.idempotency.IdempotentExecution;
 import jakarta.annotation.Resource;
+import jakarta.enterprise.context.RequestScoped;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -28,6 +29,7 @@ import javax.sql.DataSource;
  * attempt for a key fails after the call, as a crash or a later step would, so its order rolls back; the retry
  * (the same body, the same key) runs again and calls the callee with the same derived key.
  */
+@RequestScoped // a CDI bean, so that the container injects its datasource
 @Path("orders")
 public class CallerResource {
     /** Keys whose first attempt has failed: in memory, so the rollback that undoes the order does not undo it. */
