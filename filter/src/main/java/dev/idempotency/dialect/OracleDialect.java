@@ -5,8 +5,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.OptionalInt;
 
@@ -180,8 +178,7 @@ final class OracleDialect extends SqlDialect {
     /** {@code TIMESTAMP} has no zone; the DDL stores UTC, so it is read as UTC whatever the JVM's zone. */
     @Override
     public Instant readInstant(ResultSet row, int column) throws SQLException {
-        LocalDateTime utc = row.getObject(column, LocalDateTime.class);
-        return utc == null ? null : utc.toInstant(ZoneOffset.UTC);
+        return readUtc(row, column);
     }
 
     /**

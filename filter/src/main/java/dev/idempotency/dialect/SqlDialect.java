@@ -7,6 +7,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -273,6 +275,15 @@ public abstract class SqlDialect {
     public Instant readInstant(ResultSet row, int column) throws SQLException {
         Timestamp timestamp = row.getTimestamp(column);
         return timestamp == null ? null : timestamp.toInstant();
+    }
+
+    /**
+     * Reads a column without a zone that the DDL fills with UTC ({@code DATETIME(6)}, {@code DATETIME2}, {@code
+     * TIMESTAMP}), as UTC whatever the JVM's or the session's zone: for engines whose {@link #readInstant} it is.
+     */
+    static Instant readUtc(ResultSet row, int column) throws SQLException {
+        LocalDateTime utc = row.getObject(column, LocalDateTime.class);
+        return utc == null ? null : utc.toInstant(ZoneOffset.UTC);
     }
 
     /**

@@ -4,8 +4,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -167,8 +165,7 @@ final class SqlServerDialect extends SqlDialect {
     /** {@code DATETIME2} has no zone; the DDL stores UTC, so it is read as UTC whatever the JVM's zone. */
     @Override
     public Instant readInstant(ResultSet row, int column) throws SQLException {
-        LocalDateTime utc = row.getObject(column, LocalDateTime.class);
-        return utc == null ? null : utc.toInstant(ZoneOffset.UTC);
+        return readUtc(row, column);
     }
 
     /**
