@@ -85,8 +85,11 @@ class OpenApiIT {
 
     @Test
     void coveredOperationsShowTheFilterAndNothingElseChanges() throws Exception {
-        JsonNode plain =
-                documentOf("orders-plain", document -> !document.at(ORDERS).isMissingNode());
+        // Without a 422, so that a document kept from an earlier deployment cannot pass for the plain one.
+        JsonNode plain = documentOf(
+                "orders-plain",
+                document -> !document.at(ORDERS).isMissingNode()
+                        && document.at(ORDERS + "/responses/422").isMissingNode());
         JsonNode documented = documentOf("orders-documented", document -> !document.at(ORDERS + "/responses/422")
                 .isMissingNode());
 
