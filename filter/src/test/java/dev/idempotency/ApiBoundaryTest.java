@@ -31,6 +31,7 @@ class ApiBoundaryTest {
             IdempotencyRecords.class,
             IdempotentExecution.class,
             DerivedKeyClientFilter.class,
+            IdempotencyOpenApiFilter.class,
             IdempotencyException.class,
             ConfigurationException.class,
             StoreException.class,

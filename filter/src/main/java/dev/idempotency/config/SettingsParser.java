@@ -27,6 +27,19 @@ public final class SettingsParser {
         return parse(settings, System::getenv);
     }
 
+    /**
+     * One setting's value, parsed and bounded as {@link #parse} does it, but without the checks that span
+     * settings. For a reader that sees only some of the filter's sources, such as the OpenAPI filter, which sees
+     * MicroProfile Config but not the WAR's settings file: checking {@code encrypted} against {@code
+     * encryption-keys} there would refuse settings the filter accepts.
+     *
+     * @param text the setting's text, or {@code null} for its default
+     * @throws ConfigurationException naming the setting and the malformed value
+     */
+    public static <T> T parseOne(Setting<T> setting, String text) {
+        return text == null ? setting.defaultValue() : setting.parse(text, System::getenv);
+    }
+
     /** @param environment reads the environment variables that {@code encryption-keys} may name */
     static IdempotencyConfig parse(Map<String, String> settings, UnaryOperator<String> environment) {
         Set<String> unknown = new TreeSet<>(settings.keySet());

@@ -14,12 +14,13 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * The filter's settings from MicroProfile Config, as {@code idempotency.<setting>} (for example {@code
  * idempotency.operations}, or the environment variable {@code IDEMPOTENCY_OPERATIONS}), where the server
  * provides MicroProfile Config. Loaded only after {@link #isAvailable} said so, so the jar needs no
- * MicroProfile API on servers without it.
+ * MicroProfile API on servers without it. Public for the OpenAPI filter, which reads the same properties while the
+ * server builds the application's OpenAPI document.
  *
  * <p>Stateless.
  */
-final class MicroProfileSettings {
-    static final String PREFIX = "idempotency.";
+public final class MicroProfileSettings {
+    public static final String PREFIX = "idempotency.";
     private static final String CONFIG_PROVIDER = "org.eclipse.microprofile.config.ConfigProvider";
 
     private MicroProfileSettings() {}
@@ -50,7 +51,7 @@ final class MicroProfileSettings {
      *
      * @throws ConfigurationException naming an {@code idempotency.*} property that is no setting
      */
-    static Map<String, String> read(ClassLoader application) {
+    public static Map<String, String> read(ClassLoader application) {
         Config config = ConfigProvider.getConfig(application);
         Set<String> unknown = new TreeSet<>();
         for (String property : config.getPropertyNames()) {
