@@ -141,8 +141,8 @@ record ApplicationRoutes(
                     String pattern = servlet.urlPatterns().get(0);
                     applicationPaths.removeIf(found -> found.endsWith("on " + simple(application) + ")"));
                     bases.put(application, pattern);
-                    applicationPaths.add(
-                            PathPatterns.joinJaxRs(pattern) + " (web.xml mapping of " + simple(application) + ")");
+                    applicationPaths.add(PathPatterns.joinJaxRs(pattern) + " (web.xml mapping of "
+                            + (application.equals(APPLICATION) ? APPLICATION : simple(application)) + ")");
                 }
             }
         }

@@ -71,8 +71,10 @@ final class WarCheck {
         ApplicationRoutes routes = ApplicationRoutes.read(webXml, fragments(war, report), classes(war, filterJars));
         routes.applicationPaths().forEach(path -> report.found("JAX-RS application path " + path));
         long jaxRs = routes.routes().stream().filter(r -> r.method() != null).count();
-        report.found(jaxRs + " JAX-RS resource method(s), " + (routes.routes().size() - jaxRs)
-                + " servlet mapping(s) or locator(s) read");
+        long locators = routes.routes().stream().filter(r -> !r.verified()).count();
+        report.found(jaxRs + " JAX-RS resource method(s), " + (routes.routes().size() - jaxRs - locators)
+                + " servlet mapping(s)"
+                + (locators == 0 ? "" : ", " + locators + " sub-resource locator(s) not followed"));
         routes.notes().forEach(report::note);
         config.ifPresent(c -> c.operations().forEach(operation -> checkOperation(operation, routes, report)));
         return report;
