@@ -40,8 +40,12 @@ public final class SettingsParser {
         return text == null ? setting.defaultValue() : setting.parse(text, System::getenv);
     }
 
-    /** @param environment reads the environment variables that {@code encryption-keys} may name */
-    static IdempotencyConfig parse(Map<String, String> settings, UnaryOperator<String> environment) {
+    /**
+     * @param environment reads the environment variables that {@code encryption-keys} may name; the adopt command
+     *     passes its own, since it checks settings away from the server whose environment holds the keys
+     * @throws ConfigurationException naming the first unknown or malformed setting
+     */
+    public static IdempotencyConfig parse(Map<String, String> settings, UnaryOperator<String> environment) {
         Set<String> unknown = new TreeSet<>(settings.keySet());
         unknown.removeAll(KNOWN_SETTINGS);
         if (!unknown.isEmpty()) {

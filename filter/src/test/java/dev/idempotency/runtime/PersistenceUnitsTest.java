@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.ConfigurationException;
-import dev.idempotency.runtime.ApplicationDataSource.Unit;
+import dev.idempotency.runtime.PersistenceUnits.Unit;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -13,7 +13,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Which persistence unit's datasource the records share, read from the application's persistence.xml. */
-class ApplicationDataSourceTest {
+class PersistenceUnitsTest {
     private static final String TWO_UNITS =
             """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -32,7 +32,7 @@ class ApplicationDataSourceTest {
             """;
 
     private static List<Unit> units(String xml) {
-        return ApplicationDataSource.parse(
+        return PersistenceUnits.parse(
                 new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), "persistence.xml");
     }
 
@@ -51,14 +51,13 @@ class ApplicationDataSourceTest {
         List<Unit> units =
                 List.of(new Unit("orders", true, "java:/OrdersDS", "a"), new Unit("reports", false, null, "a"));
 
-        assertEquals(
-                "orders", ApplicationDataSource.choose(units, Optional.empty()).name());
+        assertEquals("orders", PersistenceUnits.choose(units, Optional.empty()).name());
     }
 
     @Test
     void refusesToGuessBetweenSeveralJtaUnitsAndSaysWhatToSet() {
         ConfigurationException e = assertThrows(
-                ConfigurationException.class, () -> ApplicationDataSource.choose(units(TWO_UNITS), Optional.empty()));
+                ConfigurationException.class, () -> PersistenceUnits.choose(units(TWO_UNITS), Optional.empty()));
 
         assertTrue(e.getMessage().contains("[orders, defaults]"), e.getMessage());
         assertTrue(e.getMessage().contains("set persistence-unit"), e.getMessage());
@@ -68,15 +67,14 @@ class ApplicationDataSourceTest {
     void choosesTheNamedUnit() {
         assertEquals(
                 "defaults",
-                ApplicationDataSource.choose(units(TWO_UNITS), Optional.of("defaults"))
+                PersistenceUnits.choose(units(TWO_UNITS), Optional.of("defaults"))
                         .name());
     }
 
     @Test
     void refusesAResourceLocalUnitBecauseRecordsCouldNotJoinItsTransactions() {
         ConfigurationException e = assertThrows(
-                ConfigurationException.class,
-                () -> ApplicationDataSource.choose(units(TWO_UNITS), Optional.of("reports")));
+                ConfigurationException.class, () -> PersistenceUnits.choose(units(TWO_UNITS), Optional.of("reports")));
 
         assertTrue(e.getMessage().contains("RESOURCE_LOCAL"), e.getMessage());
     }
@@ -84,8 +82,7 @@ class ApplicationDataSourceTest {
     @Test
     void refusesAnUnknownUnitNamingTheKnownOnes() {
         ConfigurationException e = assertThrows(
-                ConfigurationException.class,
-                () -> ApplicationDataSource.choose(units(TWO_UNITS), Optional.of("billing")));
+                ConfigurationException.class, () -> PersistenceUnits.choose(units(TWO_UNITS), Optional.of("billing")));
 
         assertTrue(e.getMessage().contains("'billing'"), e.getMessage());
         assertTrue(e.getMessage().contains("[orders, defaults]"), e.getMessage());
@@ -93,9 +90,17 @@ class ApplicationDataSourceTest {
 
     @Test
     void withoutAnyJtaUnitAsksForTheDatasourceSetting() {
-        ConfigurationException e = assertThrows(
-                ConfigurationException.class, () -> ApplicationDataSource.choose(List.of(), Optional.empty()));
+        ConfigurationException e =
+                assertThrows(ConfigurationException.class, () -> PersistenceUnits.choose(List.of(), Optional.empty()));
 
         assertTrue(e.getMessage().contains("set datasource"), e.getMessage());
+    }
+
+    @Test
+    void aJtaUnitWithoutItsOwnDatasourceUsesTheContainersDefault() {
+        List<Unit> units = units(TWO_UNITS);
+
+        assertEquals("java:jboss/datasources/OrdersDS", units.get(0).dataSourceJndiName());
+        assertEquals("java:comp/DefaultDataSource", units.get(2).dataSourceJndiName());
     }
 }
