@@ -39,6 +39,8 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
     private static final String FORM = "application/x-www-form-urlencoded";
 
     private final byte[] body;
+    private ServletInputStream stream;
+    private BufferedReader reader;
     private Map<String, String[]> formParameters;
     private boolean asyncAttempted;
 
@@ -121,45 +123,24 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
         return body;
     }
 
+    /**
+     * The one stream over the buffered body, the same on every call as the container's own: Jersey (Payara)
+     * asks for it again on every read, and a fresh stream each time would hand it the first bytes twice.
+     */
     @Override
     public ServletInputStream getInputStream() {
-        ByteArrayInputStream in = new ByteArrayInputStream(body);
-        return new ServletInputStream() {
-            @Override
-            public int read() {
-                return in.read();
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) {
-                return in.read(b, off, len);
-            }
-
-            @Override
-            public boolean isFinished() {
-                return in.available() == 0;
-            }
-
-            @Override
-            public boolean isReady() {
-                return true;
-            }
-
-            @Override
-            public void setReadListener(ReadListener listener) {
-                try {
-                    listener.onDataAvailable();
-                    listener.onAllDataRead();
-                } catch (IOException e) {
-                    listener.onError(e);
-                }
-            }
-        };
+        if (stream == null) {
+            stream = new BufferedBodyStream(body);
+        }
+        return stream;
     }
 
     @Override
     public BufferedReader getReader() throws UnsupportedEncodingException {
-        return new BufferedReader(new InputStreamReader(getInputStream(), charset()));
+        if (reader == null) {
+            reader = new BufferedReader(new InputStreamReader(getInputStream(), charset()));
+        }
+        return reader;
     }
 
     @Override
@@ -201,5 +182,49 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
         String encoding = getCharacterEncoding();
         // The Servlet specification's default for request bodies without a declared charset.
         return encoding == null ? StandardCharsets.ISO_8859_1 : Charset.forName(encoding);
+    }
+
+    /** The buffered body as a servlet stream, always ready, as a body that has fully arrived is. */
+    private static final class BufferedBodyStream extends ServletInputStream {
+        private final ByteArrayInputStream in;
+
+        BufferedBodyStream(byte[] body) {
+            this.in = new ByteArrayInputStream(body);
+        }
+
+        @Override
+        public int read() {
+            return in.read();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            return in.read(b, off, len);
+        }
+
+        @Override
+        public int available() {
+            return in.available();
+        }
+
+        @Override
+        public boolean isFinished() {
+            return in.available() == 0;
+        }
+
+        @Override
+        public boolean isReady() {
+            return true;
+        }
+
+        @Override
+        public void setReadListener(ReadListener listener) {
+            try {
+                listener.onDataAvailable();
+                listener.onAllDataRead();
+            } catch (IOException e) {
+                listener.onError(e);
+            }
+        }
     }
 }

@@ -63,20 +63,20 @@ public final class SampleDeployment {
                         JmxReaderServlet.class)
                 .addAsWebInfResource(
                         new File("src/test/resources/test-idempotency.properties"), "idempotency.properties");
-        return TestServer.isLiberty()
-                ? forLiberty(archive)
-                : archive.addClasses(
+        return TestServer.isWildFly()
+                ? archive.addClasses(
                         FailingCreditProjection.class,
                         FailingCreditsResource.class,
-                        ProcessedMessagePurgeResource.class);
+                        ProcessedMessagePurgeResource.class)
+                : withoutWildFlyResources(archive);
     }
 
     /**
-     * The sample on Open Liberty's web profile: without the JMS consumers, with the persistence unit on
-     * Liberty's name for the test datasource, and with its tables created by the test, because {@link
-     * SchemaInstaller} looks its datasource up under WildFly's name.
+     * The sample on Open Liberty or Payara: without the JMS consumers (their queues are WildFly's), with the
+     * persistence unit on that server's name for the test datasource, and with its tables created by the test,
+     * because {@link SchemaInstaller} looks its datasource up under WildFly's name.
      */
-    private static WebArchive forLiberty(WebArchive archive) {
+    private static WebArchive withoutWildFlyResources(WebArchive archive) {
         try {
             Database.installSampleTables();
             String persistence = Files.readString(
@@ -86,7 +86,7 @@ public final class SampleDeployment {
             archive.deleteClass(SchemaInstaller.class);
             return archive.addAsResource(new StringAsset(persistence), "META-INF/persistence.xml");
         } catch (IOException | SQLException e) {
-            throw new IllegalStateException("could not prepare the sample for Open Liberty", e);
+            throw new IllegalStateException("could not prepare the sample for " + TestServer.name(), e);
         }
     }
 

@@ -8,7 +8,7 @@ import java.net.http.HttpResponse;
 
 /**
  * The server's own metrics endpoint, read as a Prometheus scraper reads it: WildFly's Micrometer registry on
- * the management interface, Open Liberty's MicroProfile Metrics at {@code /metrics}.
+ * the management interface, Open Liberty's and Payara's MicroProfile Metrics at {@code /metrics}.
  */
 public final class ServerMetricsScrape {
     private final String text;
@@ -18,9 +18,9 @@ public final class ServerMetricsScrape {
     }
 
     public static ServerMetricsScrape now() {
-        URI endpoint = TestServer.isLiberty()
-                ? TestServer.context("metrics").resolve("?scope=application")
-                : URI.create("http://127.0.0.1:9990/prometheus");
+        URI endpoint = TestServer.isWildFly()
+                ? URI.create("http://127.0.0.1:9990/prometheus")
+                : TestServer.context("metrics").resolve("?scope=application");
         HttpResponse<String> response =
                 Api.send(HttpRequest.newBuilder(endpoint).GET().build());
         assertEquals(200, response.statusCode(), endpoint + ": " + response.body());

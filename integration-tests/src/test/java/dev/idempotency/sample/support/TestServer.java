@@ -9,9 +9,13 @@ import java.net.URI;
 public final class TestServer {
     private TestServer() {}
 
-    /** {@code wildfly} or {@code liberty}. */
+    /** {@code wildfly}, {@code liberty} or {@code payara}. */
     public static String name() {
         return System.getProperty("test.server", "wildfly");
+    }
+
+    public static boolean isWildFly() {
+        return name().equals("wildfly");
     }
 
     public static boolean isLiberty() {

@@ -1,0 +1,51 @@
+package dev.idempotency.sample.support.payara;
+
+import org.jboss.arquillian.container.spi.ConfigurationException;
+import org.jboss.arquillian.container.spi.client.container.ContainerConfiguration;
+
+/** Where the Payara Server is and how the tests reach it, from {@code arquillian.xml}. */
+public class PayaraConfiguration implements ContainerConfiguration {
+    private String payaraHome;
+    private String domain = "domain1";
+    private int httpPort = 8080;
+    private int startupTimeoutSeconds = 180;
+
+    @Override
+    public void validate() throws ConfigurationException {
+        if (payaraHome == null || payaraHome.isBlank()) {
+            throw new ConfigurationException("payaraHome must name the unpacked Payara Server (its payara6 directory)");
+        }
+    }
+
+    public String getPayaraHome() {
+        return payaraHome;
+    }
+
+    public void setPayaraHome(String payaraHome) {
+        this.payaraHome = payaraHome;
+    }
+
+    public String getDomain() {
+        return domain;
+    }
+
+    public void setDomain(String domain) {
+        this.domain = domain;
+    }
+
+    public int getHttpPort() {
+        return httpPort;
+    }
+
+    public void setHttpPort(int httpPort) {
+        this.httpPort = httpPort;
+    }
+
+    public int getStartupTimeoutSeconds() {
+        return startupTimeoutSeconds;
+    }
+
+    public void setStartupTimeoutSeconds(int startupTimeoutSeconds) {
+        this.startupTimeoutSeconds = startupTimeoutSeconds;
+    }
+}

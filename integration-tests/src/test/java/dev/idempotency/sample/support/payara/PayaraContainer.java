@@ -1,0 +1,257 @@
+package dev.idempotency.sample.support.payara;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.jboss.arquillian.container.spi.client.container.DeployableContainer;
+import org.jboss.arquillian.container.spi.client.container.DeploymentException;
+import org.jboss.arquillian.container.spi.client.container.LifecycleException;
+import org.jboss.arquillian.container.spi.client.protocol.ProtocolDescription;
+import org.jboss.arquillian.container.spi.client.protocol.metadata.HTTPContext;
+import org.jboss.arquillian.container.spi.client.protocol.metadata.ProtocolMetaData;
+import org.jboss.arquillian.container.spi.client.protocol.metadata.Servlet;
+import org.jboss.shrinkwrap.api.Archive;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.jboss.shrinkwrap.descriptor.api.Descriptor;
+
+/**
+ * Payara Server 6 for Arquillian, driven with its own {@code asadmin}: start the domain, make the test
+ * datasource (a non-XA pool on the test PostgreSQL, whose port is known only once the tests started it), deploy
+ * and undeploy each WAR under its own name as context root, stop the domain. Written for this build because
+ * Payara's managed connector 2.5, the last one Maven Central serves for Java 17, predates Payara 6 and cannot
+ * create the pool between starting the domain and the first deployment. Client-side tests only.
+ */
+public class PayaraContainer implements DeployableContainer<PayaraConfiguration> {
+    /** The pool and resource the test deployments' persistence units name. */
+    static final String POOL = "samplePool";
+
+    static final String DATASOURCE = "jdbc/sample";
+
+    /** Pools of one and of two connections, with a two-second wait for one (PayaraPoolIT). */
+    static final List<Integer> SMALL_POOL_SIZES = List.of(1, 2);
+
+    private PayaraConfiguration configuration;
+    private Path deployments;
+
+    @Override
+    public Class<PayaraConfiguration> getConfigurationClass() {
+        return PayaraConfiguration.class;
+    }
+
+    @Override
+    public void setup(PayaraConfiguration configuration) {
+        this.configuration = configuration;
+    }
+
+    @Override
+    public void start() throws LifecycleException {
+        try {
+            deployments = Files.createTempDirectory("payara-deployments");
+            asadmin(configuration.getStartupTimeoutSeconds(), "start-domain", configuration.getDomain());
+            createTestUsers();
+            createTestDataSource();
+        } catch (IOException | AsadminException e) {
+            throw new LifecycleException("Payara did not start: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The test users of the other servers (alice and bob in {@code user}, operator in {@code idempotency-admin}),
+     * in a file realm named as the sample's {@code web.xml} names its realm, with each role mapped to the group
+     * of the same name, as Liberty does for applications without role bindings.
+     */
+    private void createTestUsers() throws AsadminException, IOException {
+        if (asadmin(60, "list-auth-realms").contains("ApplicationRealm")) {
+            return;
+        }
+        asadmin(
+                60,
+                "create-auth-realm",
+                "--classname",
+                "com.sun.enterprise.security.auth.realm.file.FileRealm",
+                "--property",
+                "file=${com.sun.aas.instanceRoot}/config/application-keyfile:jaas-context=fileRealm",
+                "ApplicationRealm");
+        createUser("alice", "user");
+        createUser("bob", "user");
+        createUser("operator", "idempotency-admin");
+        asadmin(
+                60,
+                "set",
+                "configs.config.server-config.security-service" + ".activate-default-principal-to-role-mapping=true");
+    }
+
+    /** A user whose password is its name, as on the other servers. */
+    private void createUser(String name, String group) throws AsadminException, IOException {
+        Path password = Files.createTempFile("asadmin-password", ".txt");
+        try {
+            Files.writeString(password, "AS_ADMIN_USERPASSWORD=" + name + "\n");
+            asadmin(
+                    60,
+                    "--passwordfile",
+                    password.toString(),
+                    "create-file-user",
+                    "--authrealmname",
+                    "ApplicationRealm",
+                    "--groups",
+                    group,
+                    name);
+        } finally {
+            Files.delete(password);
+        }
+    }
+
+    /**
+     * A non-XA pool ({@code javax.sql.DataSource}) on the test PostgreSQL, created once per domain; its port is
+     * set on every start, because the tests start PostgreSQL on a free port. Pool monitoring is on, so that a test
+     * can read how many connections a covered request holds.
+     */
+    private void createTestDataSource() throws AsadminException {
+        String port = System.getProperty("pg.port");
+        if (port == null) {
+            throw new AsadminException("pg.port is not set: register PostgresExtension before ArquillianExtension");
+        }
+        String pools = asadmin(60, "list-jdbc-connection-pools");
+        if (!pools.contains(POOL)) {
+            createPool(POOL, DATASOURCE, port, "--maxpoolsize", "50");
+            asadmin(
+                    60,
+                    "set",
+                    "configs.config.server-config.monitoring-service.module-monitoring-levels"
+                            + ".jdbc-connection-pool=HIGH");
+        }
+        List<String> all = new ArrayList<>(List.of(POOL));
+        for (int size : SMALL_POOL_SIZES) {
+            String pool = "pool" + size;
+            all.add(pool);
+            if (!pools.contains(pool)) {
+                createPool(
+                        pool,
+                        "jdbc/pool" + size,
+                        port,
+                        "--maxpoolsize",
+                        Integer.toString(size),
+                        "--steadypoolsize",
+                        "0",
+                        "--maxwait",
+                        "2000");
+            }
+        }
+        for (String pool : all) {
+            asadmin(60, "set", "resources.jdbc-connection-pool." + pool + ".property.portNumber=" + port);
+        }
+    }
+
+    private void createPool(String pool, String jndiName, String port, String... sizing) throws AsadminException {
+        List<String> command = new ArrayList<>(List.of(
+                "create-jdbc-connection-pool",
+                "--restype",
+                "javax.sql.DataSource",
+                "--datasourceclassname",
+                "org.postgresql.ds.PGSimpleDataSource",
+                "--property",
+                "serverName=localhost:portNumber=" + port + ":databaseName=postgres:user=postgres:password=postgres"));
+        command.addAll(List.of(sizing));
+        command.add(pool);
+        asadmin(60, command.toArray(String[]::new));
+        asadmin(60, "create-jdbc-resource", "--connectionpoolid", pool, jndiName);
+    }
+
+    @Override
+    public void stop() throws LifecycleException {
+        try {
+            asadmin(120, "stop-domain", configuration.getDomain());
+        } catch (AsadminException e) {
+            throw new LifecycleException("Payara did not stop: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public ProtocolDescription getDefaultProtocol() {
+        return new ProtocolDescription("Servlet 5.0");
+    }
+
+    @Override
+    public ProtocolMetaData deploy(Archive<?> archive) throws DeploymentException {
+        String name = contextRoot(archive);
+        File war = deployments.resolve(archive.getName()).toFile();
+        archive.as(ZipExporter.class).exportTo(war, true);
+        try {
+            asadmin(300, "deploy", "--force=true", "--name", name, "--contextroot", name, war.getPath());
+        } catch (AsadminException e) {
+            throw new DeploymentException("Cannot deploy " + archive.getName() + ": " + e.getMessage(), e);
+        }
+        HTTPContext context = new HTTPContext("127.0.0.1", configuration.getHttpPort());
+        context.add(new Servlet("default", "/" + name));
+        return new ProtocolMetaData().addContext(context);
+    }
+
+    @Override
+    public void undeploy(Archive<?> archive) throws DeploymentException {
+        try {
+            asadmin(120, "undeploy", contextRoot(archive));
+        } catch (AsadminException e) {
+            throw new DeploymentException("Cannot undeploy " + archive.getName() + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void deploy(Descriptor descriptor) {
+        throw new UnsupportedOperationException("descriptors are not deployed to Payara in these tests");
+    }
+
+    @Override
+    public void undeploy(Descriptor descriptor) {
+        throw new UnsupportedOperationException("descriptors are not deployed to Payara in these tests");
+    }
+
+    /** {@code sample.war} is deployed as {@code sample} at {@code /sample}, as WildFly and Liberty do. */
+    private static String contextRoot(Archive<?> archive) {
+        String name = archive.getName();
+        return name.endsWith(".war") ? name.substring(0, name.length() - 4) : name;
+    }
+
+    /** Runs one asadmin command; its output, or an exception with it if it failed. */
+    private String asadmin(int timeoutSeconds, String... arguments) throws AsadminException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(configuration.getPayaraHome(), "bin", "asadmin").toString());
+        command.add("--interactive=false");
+        command.addAll(List.of(arguments));
+        try {
+            Path output = Files.createTempFile("asadmin", ".log");
+            Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(output.toFile())
+                    .start();
+            if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AsadminException(String.join(" ", arguments) + " did not end in " + timeoutSeconds + " s");
+            }
+            String text = Files.readString(output, StandardCharsets.UTF_8);
+            Files.delete(output);
+            if (process.exitValue() != 0) {
+                throw new AsadminException(String.join(" ", arguments) + " failed: " + text);
+            }
+            return text;
+        } catch (IOException e) {
+            throw new AsadminException("could not run asadmin: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AsadminException("interrupted while running asadmin");
+        }
+    }
+
+    /** An asadmin command that failed, with what it printed. */
+    static final class AsadminException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        AsadminException(String message) {
+            super(message);
+        }
+    }
+}
