@@ -278,7 +278,7 @@ class ForeignWarIT {
         }
     }
 
-    private static WebArchive inventory(String archiveName) throws Exception {
+    static WebArchive inventory(String archiveName) throws Exception {
         return ShrinkWrap.create(WebArchive.class, archiveName)
                 .addPackage(Item.class.getPackage())
                 .setWebXML(new File("src/test/resources/foreign/inventory-web.xml"))

@@ -2,12 +2,10 @@ package dev.idempotency.sample.support.payara;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.jboss.arquillian.container.spi.client.container.DeployableContainer;
 import org.jboss.arquillian.container.spi.client.container.DeploymentException;
 import org.jboss.arquillian.container.spi.client.container.LifecycleException;
@@ -55,7 +53,7 @@ public class PayaraContainer implements DeployableContainer<PayaraConfiguration>
             asadmin(configuration.getStartupTimeoutSeconds(), "start-domain", configuration.getDomain());
             createTestUsers();
             createTestDataSource();
-        } catch (IOException | AsadminException e) {
+        } catch (IOException | Asadmin.Failure e) {
             throw new LifecycleException("Payara did not start: " + e.getMessage(), e);
         }
     }
@@ -65,7 +63,7 @@ public class PayaraContainer implements DeployableContainer<PayaraConfiguration>
      * in a file realm named as the sample's {@code web.xml} names its realm, with each role mapped to the group
      * of the same name, as Liberty does for applications without role bindings.
      */
-    private void createTestUsers() throws AsadminException, IOException {
+    private void createTestUsers() throws Asadmin.Failure, IOException {
         if (asadmin(60, "list-auth-realms").contains("ApplicationRealm")) {
             return;
         }
@@ -87,7 +85,7 @@ public class PayaraContainer implements DeployableContainer<PayaraConfiguration>
     }
 
     /** A user whose password is its name, as on the other servers. */
-    private void createUser(String name, String group) throws AsadminException, IOException {
+    private void createUser(String name, String group) throws Asadmin.Failure, IOException {
         Path password = Files.createTempFile("asadmin-password", ".txt");
         try {
             Files.writeString(password, "AS_ADMIN_USERPASSWORD=" + name + "\n");
@@ -111,10 +109,10 @@ public class PayaraContainer implements DeployableContainer<PayaraConfiguration>
      * set on every start, because the tests start PostgreSQL on a free port. Pool monitoring is on, so that a test
      * can read how many connections a covered request holds.
      */
-    private void createTestDataSource() throws AsadminException {
+    private void createTestDataSource() throws Asadmin.Failure {
         String port = System.getProperty("pg.port");
         if (port == null) {
-            throw new AsadminException("pg.port is not set: register PostgresExtension before ArquillianExtension");
+            throw new Asadmin.Failure("pg.port is not set: register PostgresExtension before ArquillianExtension");
         }
         String pools = asadmin(60, "list-jdbc-connection-pools");
         if (!pools.contains(POOL)) {
@@ -147,7 +145,7 @@ public class PayaraContainer implements DeployableContainer<PayaraConfiguration>
         }
     }
 
-    private void createPool(String pool, String jndiName, String port, String... sizing) throws AsadminException {
+    private void createPool(String pool, String jndiName, String port, String... sizing) throws Asadmin.Failure {
         List<String> command = new ArrayList<>(List.of(
                 "create-jdbc-connection-pool",
                 "--restype",
@@ -166,7 +164,7 @@ public class PayaraContainer implements DeployableContainer<PayaraConfiguration>
     public void stop() throws LifecycleException {
         try {
             asadmin(120, "stop-domain", configuration.getDomain());
-        } catch (AsadminException e) {
+        } catch (Asadmin.Failure e) {
             throw new LifecycleException("Payara did not stop: " + e.getMessage(), e);
         }
     }
@@ -183,7 +181,7 @@ public class PayaraContainer implements DeployableContainer<PayaraConfiguration>
         archive.as(ZipExporter.class).exportTo(war, true);
         try {
             asadmin(300, "deploy", "--force=true", "--name", name, "--contextroot", name, war.getPath());
-        } catch (AsadminException e) {
+        } catch (Asadmin.Failure e) {
             throw new DeploymentException("Cannot deploy " + archive.getName() + ": " + e.getMessage(), e);
         }
         HTTPContext context = new HTTPContext("127.0.0.1", configuration.getHttpPort());
@@ -195,7 +193,7 @@ public class PayaraContainer implements DeployableContainer<PayaraConfiguration>
     public void undeploy(Archive<?> archive) throws DeploymentException {
         try {
             asadmin(120, "undeploy", contextRoot(archive));
-        } catch (AsadminException e) {
+        } catch (Asadmin.Failure e) {
             throw new DeploymentException("Cannot undeploy " + archive.getName() + ": " + e.getMessage(), e);
         }
     }
@@ -216,42 +214,7 @@ public class PayaraContainer implements DeployableContainer<PayaraConfiguration>
         return name.endsWith(".war") ? name.substring(0, name.length() - 4) : name;
     }
 
-    /** Runs one asadmin command; its output, or an exception with it if it failed. */
-    private String asadmin(int timeoutSeconds, String... arguments) throws AsadminException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(configuration.getPayaraHome(), "bin", "asadmin").toString());
-        command.add("--interactive=false");
-        command.addAll(List.of(arguments));
-        try {
-            Path output = Files.createTempFile("asadmin", ".log");
-            Process process = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(output.toFile())
-                    .start();
-            if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new AsadminException(String.join(" ", arguments) + " did not end in " + timeoutSeconds + " s");
-            }
-            String text = Files.readString(output, StandardCharsets.UTF_8);
-            Files.delete(output);
-            if (process.exitValue() != 0) {
-                throw new AsadminException(String.join(" ", arguments) + " failed: " + text);
-            }
-            return text;
-        } catch (IOException e) {
-            throw new AsadminException("could not run asadmin: " + e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AsadminException("interrupted while running asadmin");
-        }
-    }
-
-    /** An asadmin command that failed, with what it printed. */
-    static final class AsadminException extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        AsadminException(String message) {
-            super(message);
-        }
+    private String asadmin(int timeoutSeconds, String... arguments) throws Asadmin.Failure {
+        return Asadmin.run(Path.of(configuration.getPayaraHome()), timeoutSeconds, arguments);
     }
 }
