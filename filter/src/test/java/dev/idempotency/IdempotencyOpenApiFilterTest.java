@@ -8,12 +8,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.idempotency.config.Settings;
 import dev.idempotency.config.SettingsParser;
+import dev.idempotency.openapi.DocumentDifferences;
 import dev.idempotency.openapi.OpenApiAdditions;
 import io.smallrye.openapi.api.SmallRyeOpenAPI;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -209,7 +209,7 @@ class IdempotencyOpenApiFilterTest {
 
         List<String> changed = new ArrayList<>();
         Set<String> added = new TreeSet<>();
-        compare("", application, filtered, changed, added);
+        DocumentDifferences.compare("", application, filtered, changed, added);
 
         assertEquals(List.of(), changed);
         String orders = "/paths/~1api~1orders/post";
@@ -316,40 +316,6 @@ class IdempotencyOpenApiFilterTest {
             builder.addFilter(filter);
         }
         return JSON.readTree(builder.build().toJSON());
-    }
-
-    /**
-     * Walks the application's document: a member or array item it has that differs in the filtered one is {@code
-     * changed}; a member or trailing array item only the filtered one has is {@code added}.
-     */
-    private static void compare(
-            String pointer, JsonNode before, JsonNode after, List<String> changed, Set<String> added) {
-        if (before.isObject() && after.isObject()) {
-            for (Iterator<String> names = after.fieldNames(); names.hasNext(); ) {
-                String name = names.next();
-                String child = pointer + "/" + name.replace("~", "~0").replace("/", "~1");
-                if (before.has(name)) {
-                    compare(child, before.get(name), after.get(name), changed, added);
-                } else {
-                    added.add(child);
-                }
-            }
-            before.fieldNames().forEachRemaining(name -> {
-                if (!after.has(name)) {
-                    changed.add(pointer + "/" + name + " removed");
-                }
-            });
-        } else if (before.isArray() && after.isArray() && after.size() >= before.size()) {
-            for (int i = 0; i < after.size(); i++) {
-                if (i < before.size()) {
-                    compare(pointer + "/" + i, before.get(i), after.get(i), changed, added);
-                } else {
-                    added.add(pointer + "/" + i);
-                }
-            }
-        } else if (!before.equals(after)) {
-            changed.add(pointer + ": " + before + " became " + after);
-        }
     }
 
     private static Set<String> fieldNames(JsonNode node) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idempotency.openapi.DocumentDifferences;
 import dev.idempotency.sample.openapi.OrdersResource;
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.Database;
@@ -19,7 +20,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -95,7 +95,7 @@ class OpenApiIT {
 
         List<String> changed = new ArrayList<>();
         Set<String> added = new TreeSet<>();
-        compare("", withoutServers(plain), withoutServers(documented), changed, added);
+        DocumentDifferences.compare("", withoutServers(plain), withoutServers(documented), changed, added);
 
         String both = "\nwithout the filter: " + plain + "\nwith it: " + documented;
         assertEquals(List.of(), changed, both);
@@ -202,39 +202,5 @@ class OpenApiIT {
         ObjectNode copy = document.deepCopy();
         copy.remove("servers");
         return copy;
-    }
-
-    /**
-     * Walks the document without the filter: a member or array item of it that differs in the other is {@code
-     * changed}; a member, or an array item past its end, that only the other has is {@code added}.
-     */
-    private static void compare(
-            String pointer, JsonNode before, JsonNode after, List<String> changed, Set<String> added) {
-        if (before.isObject() && after.isObject()) {
-            for (Iterator<String> names = after.fieldNames(); names.hasNext(); ) {
-                String name = names.next();
-                String child = pointer + "/" + name.replace("~", "~0").replace("/", "~1");
-                if (before.has(name)) {
-                    compare(child, before.get(name), after.get(name), changed, added);
-                } else {
-                    added.add(child);
-                }
-            }
-            before.fieldNames().forEachRemaining(name -> {
-                if (!after.has(name)) {
-                    changed.add(pointer + "/" + name + " removed");
-                }
-            });
-        } else if (before.isArray() && after.isArray() && after.size() >= before.size()) {
-            for (int i = 0; i < after.size(); i++) {
-                if (i < before.size()) {
-                    compare(pointer + "/" + i, before.get(i), after.get(i), changed, added);
-                } else {
-                    added.add(pointer + "/" + i);
-                }
-            }
-        } else if (!before.equals(after)) {
-            changed.add(pointer + ": " + before + " became " + after);
-        }
     }
 }
