@@ -16,6 +16,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +44,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  *   <li>d: the chapter's own {@code debit_once} function, called by a resource in one statement;
  *   <li>e: a payment (the debit plus a ledger row and an outbox row), bare and covered;
  *   <li>f: covered mixed traffic, nine first executions to one retry of an earlier key;
+ *   <li>g and h: b and c on an operation marked {@code encrypted} (AES-256-GCM, a fixed all-zero benchmark key),
+ *       in a WAR of their own: what encryption costs;
  *   <li>the floor: a's and b's statements over JDBC straight to PostgreSQL, without HTTP.
  * </ul>
  *
@@ -59,6 +62,10 @@ public final class LoadBenchmark {
     private static final String BARE_SETTINGS = "operations = POST /api/accounts = open-account:v1\n";
     private static final String COVERED_SETTINGS = "operations = POST /api/accounts = open-account:v1 ;"
             + " POST /api/accounts/{id}/debits = debit:v1 ; POST /api/bench/accounts/{id}/payments = payment:v1\n";
+    /** The same operations, the debit's stored request and response sealed (AES-256-GCM, a benchmark's key). */
+    private static final String ENCRYPTED_SETTINGS = COVERED_SETTINGS.replace("debit:v1", "debit:v1 encrypted")
+            + "encryption-keys = bench=" + Base64.getEncoder().encodeToString(new byte[32]) + "\n";
+
     private static final List<String> DURABILITY_SETTINGS =
             List.of("fsync", "synchronous_commit", "full_page_writes", "wal_sync_method");
     private static final int RETRY_EVERY = 10;
@@ -87,20 +94,24 @@ public final class LoadBenchmark {
         execute(database, resource("/bench/chapter.sql"));
         Path coveredWar = benchmarkWar(sampleWar, "sample.war", COVERED_SETTINGS, BenchResource.class);
         Path bareWar = benchmarkWar(sampleWar, "bare.war", BARE_SETTINGS, BenchResource.class);
+        Path encryptedWar = benchmarkWar(sampleWar, "encrypted.war", ENCRYPTED_SETTINGS, BenchResource.class);
 
-        try (LocalServer server =
-                LocalServer.start(jbossHome, "bench-server", Map.of("sample.war", coveredWar, "bare.war", bareWar))) {
+        try (LocalServer server = LocalServer.start(
+                jbossHome,
+                "bench-server",
+                Map.of("sample.war", coveredWar, "bare.war", bareWar, "encrypted.war", encryptedWar))) {
             Api covered = new Api(new URL("http://localhost:8080/sample/"));
             Api bare = new Api(new URL("http://localhost:8080/bare/"));
+            Api encrypted = new Api(new URL("http://localhost:8080/encrypted/"));
             // Every scenario runs twice before anything is measured, so the server's JIT has compiled every
             // path and the first scenario measured is not penalized for going first.
             int mostClients = Arrays.stream(clientCounts).max().orElse(1);
             for (int round = 0; round < 2; round++) {
-                runScenarios(covered, bare, database, mostClients, warmup, 0);
+                runScenarios(covered, bare, encrypted, database, mostClients, warmup, 0);
             }
             List<Result> results = new ArrayList<>();
             for (int clients : clientCounts) {
-                results.addAll(runScenarios(covered, bare, database, clients, seconds, warmup));
+                results.addAll(runScenarios(covered, bare, encrypted, database, clients, seconds, warmup));
             }
             BenchmarkReport.print(results, seconds, warmup, durability);
         }
@@ -108,15 +119,19 @@ public final class LoadBenchmark {
 
     /** Every scenario at one concurrency, each client on an account of its own. */
     private static List<Result> runScenarios(
-            Api covered, Api bare, DataSource database, int clients, int seconds, int warmup) throws Exception {
+            Api covered, Api bare, Api encrypted, DataSource database, int clients, int seconds, int warmup)
+            throws Exception {
         long[] accounts = new long[clients];
         String[] storedKeys = new String[clients];
+        String[] sealedKeys = new String[clients];
         List<List<String>> earlierKeys = new ArrayList<>();
         StatementFloor[] floors = new StatementFloor[clients];
         for (int i = 0; i < clients; i++) {
             accounts[i] = covered.openAccount("alice", Long.MAX_VALUE / 4);
             storedKeys[i] = UUID.randomUUID().toString();
             debit(covered, accounts[i], storedKeys[i]);
+            sealedKeys[i] = UUID.randomUUID().toString();
+            debit(encrypted, accounts[i], sealedKeys[i]);
             execute(database, "INSERT INTO chapter.account VALUES (" + accounts[i] + ", " + Long.MAX_VALUE / 4 + ")");
             earlierKeys.add(new ArrayList<>(List.of(storedKeys[i])));
             floors[i] = new StatementFloor(database.getConnection(), accounts[i]);
@@ -127,6 +142,18 @@ public final class LoadBenchmark {
                     run("a: not covered", clients, seconds, warmup, i -> debit(bare, accounts[i], null)),
                     run("b: first execution", clients, seconds, warmup, i -> debit(covered, accounts[i], newKey())),
                     run("c: replay", clients, seconds, warmup, i -> debit(covered, accounts[i], storedKeys[i])),
+                    run(
+                            "g: first execution, encrypted",
+                            clients,
+                            seconds,
+                            warmup,
+                            i -> debit(encrypted, accounts[i], newKey())),
+                    run(
+                            "h: replay, encrypted",
+                            clients,
+                            seconds,
+                            warmup,
+                            i -> debit(encrypted, accounts[i], sealedKeys[i])),
                     run("d: chapter's function", clients, seconds, warmup, i -> chapterDebit(bare, accounts[i])),
                     run("e: payment, bare", clients, seconds, warmup, i -> pay(bare, accounts[i], null)),
                     run("e: payment, covered", clients, seconds, warmup, i -> pay(covered, accounts[i], newKey())),
