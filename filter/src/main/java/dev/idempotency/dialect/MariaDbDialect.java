@@ -3,9 +3,12 @@ package dev.idempotency.dialect;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
 
 /**
  * MariaDB 10.11 and later with InnoDB, and MySQL 8.4 with the same SQL (tested against MariaDB only; see
@@ -15,12 +18,44 @@ import java.util.OptionalInt;
  * longer than the key columns before it claims, and no other column can truncate ({@code LONGTEXT}, {@code
  * LONGBLOB}).
  */
-final class MariaDbDialect extends SqlDialect {
+class MariaDbDialect extends SqlDialect {
     /** The key columns are {@code VARCHAR(255)}: three of them fit InnoDB's 3072-byte index limit in utf8mb4. */
     private static final int KEY_COLUMN_LENGTH = 255;
 
+    private static final Logger LOG = Logger.getLogger(MariaDbDialect.class.getName());
+
     MariaDbDialect(Engine engine) {
         super(engine);
+    }
+
+    /**
+     * A MariaDB node of a Galera cluster ({@code wsrep_on}) gets {@link GaleraDialect}; MySQL, which shares this
+     * dialect, has no such variant here.
+     */
+    @Override
+    public SqlDialect forServer(DataSource dataSource) {
+        if (engine() != Engine.MARIADB) {
+            return this;
+        }
+        try (Connection connection = dataSource.getConnection()) {
+            return forServer(connection);
+        } catch (SQLException e) {
+            // The database may be down while the application deploys (a named engine and schema = none allow it).
+            LOG.warning("could not tell whether MariaDB runs as a Galera node (" + e.getMessage() + "); the claim is"
+                    + " one server's. On a Galera cluster, make the database reachable when the application starts");
+            return this;
+        }
+    }
+
+    @Override
+    SqlDialect forServer(Connection connection) throws SQLException {
+        if (engine() != Engine.MARIADB) {
+            return this;
+        }
+        try (Statement statement = connection.createStatement();
+                ResultSet variable = statement.executeQuery("SHOW VARIABLES LIKE 'wsrep_on'")) {
+            return variable.next() && "ON".equalsIgnoreCase(variable.getString(2)) ? new GaleraDialect() : this;
+        }
     }
 
     /** A schema is a database here: {@code CREATE SCHEMA} makes one, and the connection's catalog selects it. */

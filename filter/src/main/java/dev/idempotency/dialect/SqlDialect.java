@@ -3,6 +3,7 @@ package dev.idempotency.dialect;
 import dev.idempotency.ConfigurationException;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -71,13 +72,28 @@ public abstract class SqlDialect {
         try (Connection connection = dataSource.getConnection()) {
             DatabaseMetaData metaData = connection.getMetaData();
             return forProduct(
-                    metaData.getDatabaseProductName(),
-                    metaData.getDatabaseMajorVersion(),
-                    metaData.getDatabaseMinorVersion());
+                            metaData.getDatabaseProductName(),
+                            metaData.getDatabaseMajorVersion(),
+                            metaData.getDatabaseMinorVersion())
+                    .forServer(connection);
         } catch (SQLException e) {
             throw new ConfigurationException("could not open a connection to detect the database engine ("
                     + e.getMessage() + "); make the database reachable, or set database to one of " + SETTING_VALUES);
         }
+    }
+
+    /**
+     * This dialect, or the variant the server behind {@code dataSource} needs: one engine may run in a form that
+     * claims differently (MariaDB as a node of a Galera cluster). Used where the {@code database} setting named
+     * the engine, so detection did not look at the server. The default opens no connection.
+     */
+    public SqlDialect forServer(DataSource dataSource) {
+        return this;
+    }
+
+    /** This dialect, or its variant for the server behind {@code connection}; the default has no variants. */
+    SqlDialect forServer(Connection connection) throws SQLException {
+        return this;
     }
 
     /** @throws ConfigurationException naming the engine and its version if it is not supported */
@@ -179,6 +195,25 @@ public abstract class SqlDialect {
      * :retentionSeconds}.
      */
     public abstract SqlStatement claimStatement();
+
+    /**
+     * Prepares a claim ({@link #claimStatement()} or {@link #claimMessageStatement()}) whose wait for an identity
+     * another transaction holds ends after {@code waitSeconds}. The default is a JDBC query timeout: it bounds only
+     * this statement's wait, costs no extra round trip (unlike {@code SET LOCAL lock_timeout}), and leaves the
+     * application's own lock waits alone.
+     */
+    public PreparedStatement prepareClaim(
+            Connection connection, SqlStatement claim, SqlStatement.Values values, int waitSeconds)
+            throws SQLException {
+        PreparedStatement statement = claim.prepare(connection, values);
+        try {
+            statement.setQueryTimeout(waitSeconds);
+            return statement;
+        } catch (SQLException | RuntimeException e) {
+            statement.close();
+            throw e;
+        }
+    }
 
     /**
      * The claim for an operation that refuses a duplicate in flight instead of waiting for it: like {@link

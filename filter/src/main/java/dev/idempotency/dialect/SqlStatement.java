@@ -68,6 +68,11 @@ public final class SqlStatement {
         return of(text + more);
     }
 
+    /** This statement with {@code before} written in front of it, such as MariaDB's {@code SET STATEMENT ... FOR}. */
+    public SqlStatement after(String before) {
+        return of(before + text);
+    }
+
     /** The statement as JDBC takes it, with {@code ?} for each parameter. */
     public String jdbc() {
         return jdbc;

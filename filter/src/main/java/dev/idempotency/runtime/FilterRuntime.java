@@ -71,8 +71,9 @@ public final class FilterRuntime {
             String contextPath) {
         this.filterName = filterName;
         this.config = config;
-        SqlDialect dialect =
-                config.database().map(SqlDialect::named).orElseGet(() -> SqlDialect.detect(dataSource.dataSource()));
+        SqlDialect dialect = config.database()
+                .map(database -> SqlDialect.named(database).forServer(dataSource.dataSource()))
+                .orElseGet(() -> SqlDialect.detect(dataSource.dataSource()));
         this.dataSourceOrigin = "'" + dataSource.jndiName() + "' (" + dialect.name() + "), " + dataSource.origin();
         if (!dialect.engine().tested()) {
             if (!config.allowsUntestedEngine()) {

@@ -121,10 +121,8 @@ public final class ClaimLoop {
             long deadline,
             String what)
             throws SQLException {
-        try (PreparedStatement insert = statement.prepare(connection, values)) {
-            // A JDBC query timeout bounds only this statement's wait on the unique index; unlike SET LOCAL
-            // lock_timeout it costs no extra round trip and leaves the application's own lock waits alone.
-            insert.setQueryTimeout((int) Math.min(Math.max(1, maxWait.toSeconds()), Integer.MAX_VALUE));
+        int waitSeconds = (int) Math.min(Math.max(1, maxWait.toSeconds()), Integer.MAX_VALUE);
+        try (PreparedStatement insert = dialect.prepareClaim(connection, statement, values, waitSeconds)) {
             return Optional.of(insert.executeUpdate());
         } catch (SQLException e) {
             switch (dialect.classify(e)) {

@@ -22,6 +22,8 @@ enum Engine {
     POSTGRESQL("java:jboss/datasources/SampleDS", "postgresql", PostgresExtension::dataSource),
     MARIADB("java:jboss/datasources/MariaDS", "mariadb", MariaDbExtension::dataSource),
     H2("java:jboss/datasources/H2DS", "h2", H2Extension::dataSource),
+    /** The tests' side reaches node 1 of the cluster; WildFly's first node uses it too. */
+    GALERA("java:jboss/datasources/GaleraDS", "mariadb", GaleraExtension::firstNode),
     SQLITE(
             "java:jboss/datasources/SqliteDS",
             "sqlite",

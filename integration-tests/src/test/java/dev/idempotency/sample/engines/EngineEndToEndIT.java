@@ -32,7 +32,7 @@ abstract class EngineEndToEndIT {
     /** The sample on {@code engine}, without its JMS consumers (they stay with the PostgreSQL deployment). */
     static WebArchive sampleOn(Engine engine, String archiveName) throws Exception {
         engine.installFilterTables();
-        engine.runScript("engines/sample-" + engine.name().toLowerCase(java.util.Locale.ROOT) + ".sql");
+        engine.runScript("engines/sample-" + engine.ddl() + ".sql");
         String persistence = Files.readString(Path.of(System.getProperty("sample.classes"), "META-INF/persistence.xml"))
                 .replace("java:jboss/datasources/SampleDS", engine.jndiName());
         WebArchive war = SampleDeployment.create(archiveName);

@@ -103,7 +103,7 @@ class MigrationsIT {
                             + " WHERE table_schema = ? AND table_name NOT IN " + TOOL_TABLES
                             + " UNION ALL SELECT tablename || ' index ' || indexname FROM pg_indexes"
                             + " WHERE schemaname = ? AND tablename NOT IN " + TOOL_TABLES + " ORDER BY 1";
-                    case MARIADB -> "SELECT CONCAT_WS(' ', table_name, column_name, column_type,"
+                    case MARIADB, GALERA -> "SELECT CONCAT_WS(' ', table_name, column_name, column_type,"
                             + " COALESCE(collation_name, '-'), is_nullable) FROM information_schema.columns"
                             + " WHERE table_schema = ? AND table_name NOT IN " + TOOL_TABLES
                             + " UNION ALL SELECT DISTINCT CONCAT_WS(' ', table_name, 'index', index_name)"
@@ -150,13 +150,14 @@ class MigrationsIT {
             case H2 -> "jdbc:h2:tcp://localhost:" + System.getProperty("h2.port", "9092") + "/" + H2Extension.DATABASE
                     + (namespace == null ? "" : ";SCHEMA=" + namespace);
             case SQLITE -> "jdbc:sqlite:" + namespace;
+            case GALERA -> throw new IllegalArgumentException("the migrations are checked on one MariaDB server");
         };
     }
 
     private static String user(Engine engine) {
         return switch (engine) {
             case POSTGRESQL -> "postgres";
-            case MARIADB -> "root";
+            case MARIADB, GALERA -> "root";
             case H2 -> "sa";
             case SQLITE -> null;
         };
@@ -165,7 +166,7 @@ class MigrationsIT {
     private static String password(Engine engine) {
         return switch (engine) {
             case POSTGRESQL -> "postgres";
-            case MARIADB -> "";
+            case MARIADB, GALERA -> "";
             case H2 -> "sa";
             case SQLITE -> null;
         };

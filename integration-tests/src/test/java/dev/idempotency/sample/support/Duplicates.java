@@ -25,15 +25,26 @@ public final class Duplicates {
      */
     public static int debitAtOnce(int clients, IntFunction<Api> apiFor, long account, String key, String expectedBody)
             throws Exception {
-        List<HttpResponse<String>> responses = atOnce(clients, i -> {
-            Api api = apiFor.apply(i);
-            return () -> api.post("alice", "api/accounts/" + account + "/debits", key, "{\"amount\": 100}");
-        });
+        List<HttpResponse<String>> responses = debitsAtOnce(clients, apiFor, account, key);
         for (HttpResponse<String> response : responses) {
             assertEquals(200, response.statusCode(), response.body());
             assertEquals(expectedBody, response.body());
         }
         return executed(responses);
+    }
+
+    /**
+     * Sends {@code clients} identical debits of 100 under one key, client {@code i} through {@code
+     * apiFor.apply(i)}, all released together.
+     *
+     * @return every answer, in client order; each one's {@code uri()} names the node that gave it
+     */
+    public static List<HttpResponse<String>> debitsAtOnce(
+            int clients, IntFunction<Api> apiFor, long account, String key) throws Exception {
+        return atOnce(clients, i -> {
+            Api api = apiFor.apply(i);
+            return () -> api.post("alice", "api/accounts/" + account + "/debits", key, "{\"amount\": 100}");
+        });
     }
 
     /**
@@ -75,7 +86,8 @@ public final class Duplicates {
         }
     }
 
-    private static int executed(List<HttpResponse<String>> responses) {
+    /** How many answers came from an execution rather than a replay. */
+    public static int executed(List<HttpResponse<String>> responses) {
         return (int) responses.stream()
                 .filter(response ->
                         response.headers().firstValue("Idempotent-Replayed").isEmpty())

@@ -45,6 +45,20 @@ public final class LocalServer implements AutoCloseable {
      */
     public static LocalServer start(Path jbossHome, String baseDirectoryName, Map<String, Path> wars, int portOffset)
             throws IOException, InterruptedException {
+        return start(jbossHome, baseDirectoryName, wars, portOffset, Map.of());
+    }
+
+    /**
+     * Starts WildFly as {@link #start(Path, String, Map, int)} does, with system properties of its own, such as
+     * the port of the database node its datasource names.
+     */
+    public static LocalServer start(
+            Path jbossHome,
+            String baseDirectoryName,
+            Map<String, Path> wars,
+            int portOffset,
+            Map<String, String> systemProperties)
+            throws IOException, InterruptedException {
         requireFreePort(8080 + portOffset);
         requireFreePort(9990 + portOffset);
         int pgPort = PostgresExtension.start(false).getPort();
@@ -57,12 +71,14 @@ public final class LocalServer implements AutoCloseable {
         }
         Path console = serverDir.resolve("log/console.log");
         Files.createDirectories(console.getParent());
-        Process process = new ProcessBuilder(List.of(
-                        jbossHome.resolve("bin/standalone.sh").toString(),
-                        "--server-config=standalone-full.xml",
-                        "-Djboss.server.base.dir=" + serverDir,
-                        "-Djboss.socket.binding.port-offset=" + portOffset,
-                        "-Dpg.port=" + pgPort))
+        List<String> command = new ArrayList<>(List.of(
+                jbossHome.resolve("bin/standalone.sh").toString(),
+                "--server-config=standalone-full.xml",
+                "-Djboss.server.base.dir=" + serverDir,
+                "-Djboss.socket.binding.port-offset=" + portOffset,
+                "-Dpg.port=" + pgPort));
+        systemProperties.forEach((name, value) -> command.add("-D" + name + "=" + value));
+        Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(console.toFile())
                 .start();
