@@ -59,8 +59,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  * turns the database's durability off (and the report says so).
  */
 public final class LoadBenchmark {
-    private static final String BARE_SETTINGS = "operations = POST /api/accounts = open-account:v1\n";
-    private static final String COVERED_SETTINGS = "operations = POST /api/accounts = open-account:v1 ;"
+    static final String BARE_SETTINGS = "operations = POST /api/accounts = open-account:v1\n";
+    static final String COVERED_SETTINGS = "operations = POST /api/accounts = open-account:v1 ;"
             + " POST /api/accounts/{id}/debits = debit:v1 ; POST /api/bench/accounts/{id}/payments = payment:v1\n";
     /** The same operations, the debit's stored request and response sealed (AES-256-GCM, a benchmark's key). */
     private static final String ENCRYPTED_SETTINGS = COVERED_SETTINGS.replace("debit:v1", "debit:v1 encrypted")
@@ -192,7 +192,7 @@ public final class LoadBenchmark {
         return war;
     }
 
-    private static Map<String, String> readSettings(DataSource database) throws SQLException {
+    static Map<String, String> readSettings(DataSource database) throws SQLException {
         Map<String, String> settings = new LinkedHashMap<>();
         try (Connection connection = database.getConnection();
                 Statement statement = connection.createStatement()) {
@@ -206,13 +206,13 @@ public final class LoadBenchmark {
         return settings;
     }
 
-    private static String resource(String name) throws IOException {
+    static String resource(String name) throws IOException {
         try (InputStream in = LoadBenchmark.class.getResourceAsStream(name)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 
-    private static void execute(DataSource database, String sql) throws SQLException {
+    static void execute(DataSource database, String sql) throws SQLException {
         try (Connection connection = database.getConnection();
                 Statement statement = connection.createStatement()) {
             statement.execute(sql);

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -50,7 +51,7 @@ public final class LocalServer implements AutoCloseable {
 
     /**
      * Starts WildFly as {@link #start(Path, String, Map, int)} does, with system properties of its own, such as
-     * the port of the database node its datasource names.
+     * the port of the database node its datasource names ({@code pg.port} replaces the embedded PostgreSQL's).
      */
     public static LocalServer start(
             Path jbossHome,
@@ -71,13 +72,14 @@ public final class LocalServer implements AutoCloseable {
         }
         Path console = serverDir.resolve("log/console.log");
         Files.createDirectories(console.getParent());
+        Map<String, String> properties = new TreeMap<>(Map.of("pg.port", Integer.toString(pgPort)));
+        properties.putAll(systemProperties);
         List<String> command = new ArrayList<>(List.of(
                 jbossHome.resolve("bin/standalone.sh").toString(),
                 "--server-config=standalone-full.xml",
                 "-Djboss.server.base.dir=" + serverDir,
-                "-Djboss.socket.binding.port-offset=" + portOffset,
-                "-Dpg.port=" + pgPort));
-        systemProperties.forEach((name, value) -> command.add("-D" + name + "=" + value));
+                "-Djboss.socket.binding.port-offset=" + portOffset));
+        properties.forEach((name, value) -> command.add("-D" + name + "=" + value));
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(console.toFile())
