@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Optional;
+import javax.sql.DataSource;
 
 /** Direct JDBC access to the test's PostgreSQL, to check what the server really committed. */
 public final class Database {
@@ -83,13 +84,18 @@ public final class Database {
      * a WAR that has no installer of its own is deployed. The script is idempotent.
      */
     public static void installFilterTables() throws SQLException, IOException {
-        runScript(resource("META-INF/idempotency/postgresql.sql"));
+        runScript(PostgresExtension.dataSource(), resource("META-INF/idempotency/postgresql.sql"));
     }
 
     /** The filter's tables and the sample's, as the sample's own installer makes them on WildFly. */
     public static void installSampleTables() throws SQLException, IOException {
-        installFilterTables();
-        runScript(Files.readString(Path.of(System.getProperty("sample.classes"), "META-INF/sample.sql")));
+        installSampleTables(PostgresExtension.dataSource());
+    }
+
+    /** The same tables on another PostgreSQL, such as the primary of {@link PostgresPair}. */
+    public static void installSampleTables(DataSource dataSource) throws SQLException, IOException {
+        runScript(dataSource, resource("META-INF/idempotency/postgresql.sql"));
+        runScript(dataSource, Files.readString(Path.of(System.getProperty("sample.classes"), "META-INF/sample.sql")));
     }
 
     private static String resource(String name) throws IOException {
@@ -98,8 +104,8 @@ public final class Database {
         }
     }
 
-    private static void runScript(String script) throws SQLException {
-        try (Connection c = PostgresExtension.dataSource().getConnection();
+    private static void runScript(DataSource dataSource, String script) throws SQLException {
+        try (Connection c = dataSource.getConnection();
                 Statement s = c.createStatement()) {
             s.execute(script);
         }
