@@ -171,7 +171,8 @@ public final class LoadBenchmark {
                         return debit(covered, accounts[i], key);
                     }),
                     run("floor a: a's SQL, no HTTP", clients, seconds, warmup, i -> floors[i].bare()),
-                    run("floor b: b's SQL, no HTTP", clients, seconds, warmup, i -> floors[i].covered()));
+                    run("floor b: b's SQL, no HTTP", clients, seconds, warmup, i -> floors[i].covered()),
+                    run("floor b1: b with one write", clients, seconds, warmup, i -> floors[i].coveredWithOneWrite()));
         } finally {
             for (StatementFloor floor : floors) {
                 floor.close();
