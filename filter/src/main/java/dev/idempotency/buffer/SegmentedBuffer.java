@@ -92,7 +92,7 @@ public final class SegmentedBuffer {
      * A stream over the bytes held, from the first; each call gives a new one. It reads the segments in place, so
      * the buffer must not change (no write, {@link #clear()} or {@link #asOneArray()}) while a stream is in use.
      */
-    public InputStream newInputStream() {
+    public SegmentStream newInputStream() {
         return new SegmentStream();
     }
 
@@ -155,11 +155,13 @@ public final class SegmentedBuffer {
         return (int) Math.min(2L * last().length, MAX_SEGMENT_BYTES);
     }
 
-    /** Reads the segments in order, as one stream. */
-    private final class SegmentStream extends InputStream {
+    /** Reads the segments in order, as one stream; reading it never fails, so nothing it declares throws. */
+    public final class SegmentStream extends InputStream {
         private int segment;
         private int position;
         private int read;
+
+        private SegmentStream() {}
 
         @Override
         public int read() {
@@ -173,11 +175,12 @@ public final class SegmentedBuffer {
         @Override
         public int read(byte[] into, int offset, int length) {
             Objects.checkFromIndexSize(offset, length, into.length);
-            if (length == 0) {
-                return 0;
-            }
+            // The end first, then an empty read: ByteArrayInputStream's order, which the application's stream had.
             if (!advanceToData()) {
                 return -1;
+            }
+            if (length == 0) {
+                return 0;
             }
             int n = Math.min(length, used(segment) - position);
             System.arraycopy(segments.get(segment), position, into, offset, n);

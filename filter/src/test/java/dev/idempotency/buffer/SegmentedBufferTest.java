@@ -160,7 +160,16 @@ class SegmentedBufferTest {
         assertEquals(0, in.available());
         assertEquals(-1, in.read());
         assertEquals(-1, in.read(new byte[10], 0, 10));
+    }
+
+    @Test
+    void anEmptyReadAnswersAsByteArrayInputStreamDoes() throws Exception {
+        SegmentedBuffer buffer = written(counting(10), 4, 3);
+        InputStream in = buffer.newInputStream();
+
         assertEquals(0, in.read(new byte[10], 0, 0));
+        in.readAllBytes();
+        assertEquals(-1, in.read(new byte[10], 0, 0));
     }
 
     @Test
