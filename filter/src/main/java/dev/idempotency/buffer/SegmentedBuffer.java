@@ -15,7 +15,7 @@ import java.util.Objects;
  * ByteArrayOutputStream} doubles its array (to twice the body at worst), copying on every doubling and once more
  * for {@code toByteArray()}. Segments of 64 KiB are ordinary objects: the heap holds the bytes and at most one
  * partly filled segment, and nothing is copied as the buffer grows. 64 KiB is also the most a buffer allocates
- * ahead of bytes that have arrived.
+ * ahead of the bytes written to it.
  *
  * <p>Not thread-safe.
  */
@@ -159,7 +159,7 @@ public final class SegmentedBuffer {
     public final class SegmentStream extends InputStream {
         private int segment;
         private int position;
-        private int read;
+        private int consumed;
 
         private SegmentStream() {}
 
@@ -168,7 +168,7 @@ public final class SegmentedBuffer {
             if (!advanceToData()) {
                 return -1;
             }
-            read++;
+            consumed++;
             return segments.get(segment)[position++] & 0xFF;
         }
 
@@ -185,13 +185,13 @@ public final class SegmentedBuffer {
             int n = Math.min(length, used(segment) - position);
             System.arraycopy(segments.get(segment), position, into, offset, n);
             position += n;
-            read += n;
+            consumed += n;
             return n;
         }
 
         @Override
         public int available() {
-            return size - read;
+            return size - consumed;
         }
 
         /** Moves past exhausted segments; false at the end of the bytes. */

@@ -43,8 +43,8 @@ import javax.sql.DataSource;
 /**
  * The request path for one covered operation, in one straight line: key and scope, the buffered body,
  * transaction, claim with the canonical request made from that body, then either replay/reject an existing
- * record or run the application, store its final response and commit. Every path ends in one {@link Reply}, written once after the transaction has
- * ended, and one {@link Outcome} for the listeners.
+ * record or run the application, store its final response and commit. Every path ends in one {@link Reply},
+ * written once after the transaction has ended, and one {@link Outcome} for the listeners.
  *
  * <p>Thread-safe: it holds only immutable configuration; each request's state lives on its own stack.
  */
