@@ -18,10 +18,10 @@
  *       docs/errors.md}).
  * </ul>
  *
- * <p>Every other public type, in {@code canonical}, {@code config}, {@code core}, {@code dialect}, {@code
- * metrics}, {@code openapi}, {@code rollout} (but {@code RolloutMode}), {@code runtime}, {@code servlet}, {@code
- * store} (but the entity and its id) and {@code tx}, is public only so that the library's own packages (and the
- * store check and the adopt command) can use it; it may change in any release. {@code ApiBoundaryTest} holds the
- * line: no API type exposes one of them.
+ * <p>Every other public type, in {@code buffer}, {@code canonical}, {@code config}, {@code core}, {@code
+ * dialect}, {@code metrics}, {@code openapi}, {@code rollout} (but {@code RolloutMode}), {@code runtime}, {@code
+ * servlet}, {@code store} (but the entity and its id) and {@code tx}, is public only so that the library's own
+ * packages (and the store check and the adopt command) can use it; it may change in any release. {@code
+ * ApiBoundaryTest} holds the line: no API type exposes one of them.
  */
 package dev.idempotency;

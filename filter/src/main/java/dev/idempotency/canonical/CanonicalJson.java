@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.io.IOException;
+import java.io.InputStream;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -45,10 +46,12 @@ public final class CanonicalJson {
     private CanonicalJson() {}
 
     /**
-     * Parses a UTF-8 JSON document, or returns empty if it is not one. A number whose decimal exponent lies
-     * beyond ±{@value #MAX_EXPONENT} also makes it empty: its canonical spelling could not be read back.
+     * Parses a UTF-8 JSON document, read from a stream so that a body held in segments is parsed where it lies, or
+     * returns empty if it is not one. A number whose decimal exponent lies beyond ±{@value #MAX_EXPONENT} also
+     * makes it empty: its canonical spelling could not be read back. Jackson reads a stream exactly as it reads an
+     * array of the same bytes (the same encoding detection and the same parser); only its buffering differs.
      */
-    public static Optional<JsonNode> parse(byte[] utf8) {
+    public static Optional<JsonNode> parse(InputStream utf8) {
         try {
             return Optional.ofNullable(MAPPER.readTree(utf8))
                     .filter(node -> !node.isMissingNode())

@@ -4,7 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idempotency.buffer.SegmentedBuffer;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
@@ -70,6 +74,22 @@ public final class RequestCanonicalizer {
             String contentType,
             byte[] body,
             List<String> ignored) {
+        return canonicalize(method, operation, path, query, contentType, SegmentedBuffer.of(body), ignored);
+    }
+
+    /**
+     * The same, for a body held in segments, read where it lies: a JSON body is parsed from a stream over its
+     * segments, and an opaque body hashed segment by segment, so no second copy of the body is made (a form body,
+     * decoded pair by pair, is the exception: it is copied into one array while it is decoded).
+     */
+    public CanonicalRequest canonicalize(
+            String method,
+            String operation,
+            String path,
+            String query,
+            String contentType,
+            SegmentedBuffer body,
+            List<String> ignored) {
         ObjectNode request = NODES.objectNode();
         request.put("method", method);
         request.put("operation", operation);
@@ -90,7 +110,7 @@ public final class RequestCanonicalizer {
      * no method or path.
      */
     public static String canonicalBody(String contentType, byte[] body) {
-        return CanonicalJson.write(canonicalBodyNode(contentType, body));
+        return CanonicalJson.write(canonicalBodyNode(contentType, SegmentedBuffer.of(body)));
     }
 
     private static String canonicalQuery(String query, List<String> ignoredNames) {
@@ -103,19 +123,19 @@ public final class RequestCanonicalizer {
                 .collect(Collectors.joining("&"));
     }
 
-    private static JsonNode canonicalBodyNode(String contentType, byte[] body) {
-        if (body.length == 0) {
+    private static JsonNode canonicalBodyNode(String contentType, SegmentedBuffer body) {
+        if (body.size() == 0) {
             return NODES.nullNode();
         }
         String mediaType = mediaType(contentType);
         if (mediaType.equals("application/json")
                 || (mediaType.startsWith("application/") && mediaType.endsWith("+json"))) {
-            Optional<JsonNode> json = CanonicalJson.parse(body);
+            Optional<JsonNode> json = CanonicalJson.parse(body.newInputStream());
             if (json.isPresent()) {
                 return NODES.objectNode().set("json", json.get());
             }
         } else if (mediaType.equals("application/x-www-form-urlencoded")) {
-            Optional<ArrayNode> form = sortedPairs(body, charset(contentType));
+            Optional<ArrayNode> form = sortedPairs(body.toByteArray(), charset(contentType));
             if (form.isPresent()) {
                 return NODES.objectNode().set("form", form.get());
             }
@@ -218,11 +238,21 @@ public final class RequestCanonicalizer {
         return StandardCharsets.UTF_8;
     }
 
-    private static String sha256(byte[] bytes) {
+    private static String sha256(SegmentedBuffer body) {
+        MessageDigest digest;
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+            digest = MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java runtime has SHA-256", e);
         }
+        byte[] piece = new byte[8192];
+        try (InputStream in = body.newInputStream()) {
+            for (int n = in.read(piece); n != -1; n = in.read(piece)) {
+                digest.update(piece, 0, n);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("a stream over bytes in memory does not fail", e);
+        }
+        return HexFormat.of().formatHex(digest.digest());
     }
 }

@@ -4,14 +4,22 @@ import dev.idempotency.canonical.CanonicalRequest;
 import dev.idempotency.store.RequestResultId;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * One request to execute at most once, as every entry point hands it to the {@link IdempotentExecutor}: its
- * identity, its canonical form, how long its record is kept, and whether its caller may be shown a stored
- * outcome.
+ * identity, how to make its canonical form, how long its record is kept, and whether its caller may be shown a
+ * stored outcome.
+ *
+ * <p>It carries how to make the canonical request rather than the request itself, because the canonical text can
+ * be as long as the body (a JSON body's is) and is needed only to claim the key and to compare a stored record:
+ * the executor makes it for that and lets it go before the work runs, so the text is never held while the
+ * application holds the body and writes its response.
  *
  * @param id the record's identity: scope, operation contract, key
- * @param request the canonical request, compared with the stored one on a retry
+ * @param request makes the canonical request, which is stored with the record and compared with the stored one
+ *     on a retry; asked once per claim (again only if a claim is retried in a new transaction) and once per
+ *     look-up that finds a record, it must give the same request every time
  * @param retention how long the record is kept
  * @param mayReplay whether the caller may be shown a stored outcome now (a role that can be revoked within the
  *     retention); asked only when a record exists
@@ -22,13 +30,14 @@ import java.util.function.BooleanSupplier;
  */
 public record Attempt(
         RequestResultId id,
-        CanonicalRequest request,
+        Supplier<CanonicalRequest> request,
         Duration retention,
         BooleanSupplier mayReplay,
         boolean waitsForDuplicate,
         Duration lateRetryWindow) {
     /** A plain attempt: a duplicate waits, and a retry after the retention runs again. */
-    public Attempt(RequestResultId id, CanonicalRequest request, Duration retention, BooleanSupplier mayReplay) {
+    public Attempt(
+            RequestResultId id, Supplier<CanonicalRequest> request, Duration retention, BooleanSupplier mayReplay) {
         this(id, request, retention, mayReplay, true, Duration.ZERO);
     }
 

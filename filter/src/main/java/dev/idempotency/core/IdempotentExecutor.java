@@ -1,6 +1,7 @@
 package dev.idempotency.core;
 
 import dev.idempotency.RequestInProgressException;
+import dev.idempotency.canonical.CanonicalRequest;
 import dev.idempotency.metrics.OutcomeListener;
 import dev.idempotency.store.ClaimOutcome;
 import dev.idempotency.store.RequestResultId;
@@ -24,6 +25,9 @@ import java.util.logging.Logger;
  * <p>A duplicate of an attempt in flight on this node waits in memory first ({@link KeysInFlight}), then on the
  * database's key; the whole wait stays within the lock timeout. A claim the database aborts to protect its
  * isolation level is retried in a new transaction, since nothing has run yet.
+ *
+ * <p>The canonical request is made where the key is claimed, and is let go before the work runs: nothing here
+ * needs it once the key is claimed, and it can be as long as the body the work is reading.
  *
  * <p>Thread-safe: each attempt's state lives on its own stack.
  */
@@ -111,7 +115,9 @@ public final class IdempotentExecutor {
         } finally {
             transaction.rollback();
         }
-        return stored.<Decision<R>>map(record -> answerWith(record, attempt)).orElseGet(Decision.NotRecorded::new);
+        return stored.<Decision<R>>map(
+                        record -> answerWith(record, attempt, attempt.request().get()))
+                .orElseGet(Decision.NotRecorded::new);
     }
 
     private <R, E extends Exception> Decision<R> claimAndRun(
@@ -121,11 +127,9 @@ public final class IdempotentExecutor {
         for (int claims = 1; ; claims++) {
             transaction.begin(transactionTimeout);
             try {
-                ClaimOutcome claimed;
+                Optional<Decision<R>> answered;
                 try {
-                    claimed = claim(attempt, started, deadline);
-                } catch (RequestInProgressException e) {
-                    return inProgress(attempt.id(), started);
+                    answered = claimOrAnswer(attempt, started, deadline);
                 } catch (TransactionConflictException e) {
                     // Nothing has run yet, so a new transaction with the same key is safe (the chapter's rule for
                     // isolation levels above Read Committed); it will usually find the winner's record.
@@ -133,12 +137,9 @@ public final class IdempotentExecutor {
                         return new Decision.Failed<>(Decision.Failure.TRANSACTION_CONFLICT);
                     }
                     continue;
-                } catch (RuntimeException e) {
-                    LOG.log(Level.WARNING, "claiming " + attempt.id() + " failed", e);
-                    return new Decision.Failed<>(Decision.Failure.STORE_UNAVAILABLE);
                 }
-                if (claimed instanceof ClaimOutcome.Existing existing) {
-                    return answerWith(existing.record(), attempt);
+                if (answered.isPresent()) {
+                    return answered.get();
                 }
                 Ran<R> ran = work.run();
                 if (ran.toStore().isEmpty()) {
@@ -157,17 +158,40 @@ public final class IdempotentExecutor {
         }
     }
 
-    private ClaimOutcome claim(Attempt attempt, long started, long deadline) {
+    /**
+     * Claims the attempt's key, or answers without running the work: with the record that holds the key, or with
+     * why the claim failed. Empty when this attempt claimed the key. The canonical request is made here and lives
+     * in this frame only, so it is gone when the work runs.
+     *
+     * @throws TransactionConflictException if the database aborted the claim to protect its isolation level
+     */
+    private <R> Optional<Decision<R>> claimOrAnswer(Attempt attempt, long started, long deadline) {
+        CanonicalRequest request = attempt.request().get();
+        ClaimOutcome claimed;
+        try {
+            claimed = claim(attempt, request, started, deadline);
+        } catch (RequestInProgressException e) {
+            return Optional.of(inProgress(attempt.id(), started));
+        } catch (TransactionConflictException e) {
+            throw e; // not a failure of the store: the caller claims again in a new transaction
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "claiming " + attempt.id() + " failed", e);
+            return Optional.of(new Decision.Failed<>(Decision.Failure.STORE_UNAVAILABLE));
+        }
+        if (claimed instanceof ClaimOutcome.Existing existing) {
+            return Optional.of(answerWith(existing.record(), attempt, request));
+        }
+        return Optional.empty();
+    }
+
+    private ClaimOutcome claim(Attempt attempt, CanonicalRequest request, long started, long deadline) {
         // At least a millisecond: the attempt ahead on this node has ended, so its record is no longer locked.
         // Zero, for an operation that refuses duplicates in flight, asks the store not to wait at all.
         Duration maxWait = attempt.waitsForDuplicate()
                 ? Duration.ofNanos(Math.max(deadline - System.nanoTime(), MIN_CLAIM_WAIT.toNanos()))
                 : Duration.ZERO;
         ClaimOutcome outcome = store.claim(
-                attempt.id(),
-                encryption.storedRequest(attempt.id(), attempt.request().text()),
-                attempt.keptFor(),
-                maxWait);
+                attempt.id(), encryption.storedRequest(attempt.id(), request.text()), attempt.keptFor(), maxWait);
         if (outcome instanceof ClaimOutcome.Existing) {
             listener.waitedForDuplicate(attempt.id().operation(), Duration.ofNanos(System.nanoTime() - started));
         }
@@ -188,7 +212,7 @@ public final class IdempotentExecutor {
     }
 
     /** The stored outcome, if the record was made by this very request and the caller may see it. */
-    private <R> Decision<R> answerWith(StoredRecord stored, Attempt attempt) {
+    private <R> Decision<R> answerWith(StoredRecord stored, Attempt attempt, CanonicalRequest request) {
         if (!attempt.mayReplay().getAsBoolean()) {
             return new Decision.ReplayForbidden<>();
         }
@@ -200,8 +224,8 @@ public final class IdempotentExecutor {
             LOG.severe("the record " + stored.id() + " cannot be opened: " + e.getMessage() + "; it is not replayed");
             return new Decision.Failed<>(Decision.Failure.RECORD_UNREADABLE);
         }
-        if (!record.request().equals(attempt.request().text())) {
-            return new Decision.Mismatched<>(attempt.request().differencesFrom(record.request()));
+        if (!record.request().equals(request.text())) {
+            return new Decision.Mismatched<>(request.differencesFrom(record.request()));
         }
         Instant answeredUntil = record.createdAt().plus(attempt.retention());
         if (!attempt.lateRetryWindow().isZero() && Instant.now().isAfter(answeredUntil)) {

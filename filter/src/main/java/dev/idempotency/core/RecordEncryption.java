@@ -4,10 +4,10 @@ import dev.idempotency.config.EncryptionKeys;
 import dev.idempotency.store.RequestResultId;
 import dev.idempotency.store.StoredRecord;
 import dev.idempotency.store.StoredResponse;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Set;
 import javax.crypto.Cipher;
@@ -93,6 +93,11 @@ public final class RecordEncryption {
                 record.expiresAt());
     }
 
+    /**
+     * The nonce, then the ciphertext with its tag. The cipher writes straight into the sealed array after the
+     * nonce, rather than into an array of its own that is then copied: a sealed response body is as long as the
+     * body, and is made while the body is still held.
+     */
     private byte[] seal(String keyId, RequestResultId id, Part part, byte[] plaintext) {
         byte[] nonce = new byte[NONCE_BYTES];
         random.nextBytes(nonce);
@@ -100,11 +105,11 @@ public final class RecordEncryption {
             Cipher cipher = Cipher.getInstance(CIPHER);
             cipher.init(Cipher.ENCRYPT_MODE, key(keyId), new GCMParameterSpec(TAG_BITS, nonce));
             cipher.updateAAD(associatedData(keyId, id, part));
-            byte[] ciphertext = cipher.doFinal(plaintext);
-            return ByteBuffer.allocate(NONCE_BYTES + ciphertext.length)
-                    .put(nonce)
-                    .put(ciphertext)
-                    .array();
+            byte[] sealed = new byte[NONCE_BYTES + cipher.getOutputSize(plaintext.length)];
+            System.arraycopy(nonce, 0, sealed, 0, NONCE_BYTES);
+            int written = cipher.doFinal(plaintext, 0, plaintext.length, sealed, NONCE_BYTES);
+            // getOutputSize may promise more than is written (a provider's estimate); the sealed form has no gap.
+            return NONCE_BYTES + written == sealed.length ? sealed : Arrays.copyOf(sealed, NONCE_BYTES + written);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-GCM is not available in this JVM", e);
         }

@@ -1,5 +1,6 @@
 package dev.idempotency.servlet;
 
+import dev.idempotency.buffer.SegmentedBuffer;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
@@ -8,8 +9,6 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import java.io.BufferedReader;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -29,6 +28,9 @@ import java.util.Map;
  * application can still read it. Form parameters are parsed from the buffered body, because the
  * container can no longer read them from the consumed stream.
  *
+ * <p>The body is held once, in a {@link SegmentedBuffer}, for as long as the application runs: the filter reads
+ * it there to canonicalize it, and the application's stream and reader read the same segments.
+ *
  * <p>Asynchronous processing is refused: the filter's transaction and response capture end when the
  * filter returns, so a response completed later on another thread could be neither stored nor rolled
  * back. {@code isAsyncSupported()} answers false, and {@code startAsync} throws and is remembered.
@@ -38,13 +40,13 @@ import java.util.Map;
 public final class BufferedBodyRequest extends HttpServletRequestWrapper {
     private static final String FORM = "application/x-www-form-urlencoded";
 
-    private final byte[] body;
+    private final SegmentedBuffer body;
     private ServletInputStream stream;
     private BufferedReader reader;
     private Map<String, String[]> formParameters;
     private boolean asyncAttempted;
 
-    private BufferedBodyRequest(HttpServletRequest request, byte[] body) {
+    private BufferedBodyRequest(HttpServletRequest request, SegmentedBuffer body) {
         super(request);
         this.body = body;
     }
@@ -66,7 +68,7 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
             throw tooLarge(maxBytes);
         }
         // A declared length is a hint, not a promise: never allocate more than 64 KiB before bytes arrive.
-        ByteArrayOutputStream body = new ByteArrayOutputStream((int) Math.min(Math.max(declared, 1024), 64 * 1024));
+        SegmentedBuffer body = new SegmentedBuffer((int) Math.min(Math.max(declared, 1024), 64 * 1024));
         byte[] buffer = new byte[8192];
         try {
             InputStream in = request.getInputStream();
@@ -86,7 +88,7 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
                             + "); nothing ran; resend the whole request with"
                             + " the same key");
         }
-        return new BufferedBodyRequest(request, body.toByteArray());
+        return new BufferedBodyRequest(request, body);
     }
 
     private static ProblemException tooLarge(long maxBytes) {
@@ -118,8 +120,8 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
         return startAsync();
     }
 
-    /** The exact bytes the client sent. */
-    public byte[] body() {
+    /** The exact bytes the client sent, held in segments; read them, never write to them. */
+    public SegmentedBuffer body() {
         return body;
     }
 
@@ -130,7 +132,7 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
     @Override
     public ServletInputStream getInputStream() {
         if (stream == null) {
-            stream = new BufferedBodyStream(body);
+            stream = new BufferedBodyStream(body.newInputStream());
         }
         return stream;
     }
@@ -168,7 +170,8 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
         }
         if (formParameters == null) {
             Map<String, List<String>> values = FormPairs.decode(getQueryString(), StandardCharsets.UTF_8);
-            FormPairs.decode(new String(body, charset()), charset())
+            // The parameters hold the decoded text anyway; the array it is decoded from is let go at once.
+            FormPairs.decode(new String(body.toByteArray(), charset()), charset())
                     .forEach((name, list) ->
                             values.computeIfAbsent(name, n -> new ArrayList<>()).addAll(list));
             Map<String, String[]> parameters = new LinkedHashMap<>();
@@ -186,10 +189,10 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
 
     /** The buffered body as a servlet stream, always ready, as a body that has fully arrived is. */
     private static final class BufferedBodyStream extends ServletInputStream {
-        private final ByteArrayInputStream in;
+        private final SegmentedBuffer.SegmentStream in;
 
-        BufferedBodyStream(byte[] body) {
-            this.in = new ByteArrayInputStream(body);
+        BufferedBodyStream(SegmentedBuffer.SegmentStream in) {
+            this.in = in;
         }
 
         @Override

@@ -14,7 +14,7 @@ import java.util.TreeMap;
  *
  * @param status the final status
  * @param headers every header the application set, Content-Type included, in the order first set
- * @param body the complete body
+ * @param body the complete body, the one array that is stored and then sent, never copied on the way
  * @param errorMessage the message given to {@code sendError}, or {@code null} if the application did not
  *     call it
  * @param overflowed whether the body outgrew the capture limit, so {@code body} is incomplete

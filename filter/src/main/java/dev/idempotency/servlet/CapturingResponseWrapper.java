@@ -1,12 +1,12 @@
 package dev.idempotency.servlet;
 
+import dev.idempotency.buffer.SegmentedBuffer;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -37,14 +37,16 @@ import java.util.TreeMap;
  * text/html;charset=ISO-8859-1} even when included); its body is captured like any other.
  *
  * <p>The body is held up to a limit; bytes beyond it are dropped and {@link CapturedResponse#overflowed()}
- * tells, so a truncated body is never mistaken for the response.
+ * tells, so a truncated body is never mistaken for the response. While the application writes, the body is held
+ * in a {@link SegmentedBuffer}; {@link #captured()} joins it into the one array that is then stored and sent, and
+ * lets go of each segment as it is copied, so the body is never held twice.
  *
  * <p>Not thread-safe, like the response it wraps.
  */
 public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
     private static final String CONTENT_TYPE = "Content-Type";
 
-    private final ByteArrayOutputStream body = new ByteArrayOutputStream(1024);
+    private final SegmentedBuffer body = new SegmentedBuffer(1024);
     private final long maxBodyBytes;
     private final ServletRequest request;
     private boolean overflowed;
@@ -86,7 +88,10 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
         return request != null && request.getAttribute(RequestDispatcher.INCLUDE_REQUEST_URI) != null;
     }
 
-    /** What the application wrote, with any writer flushed. */
+    /**
+     * What the application wrote, with any writer flushed. Its body is the capture's own array, not a copy: asked
+     * again with nothing written in between, it is the same array.
+     */
     public CapturedResponse captured() {
         if (writer != null) {
             writer.flush();
@@ -99,7 +104,7 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
             all.put(name, List.copyOf(headers.get(name)));
         }
         return new CapturedResponse(
-                status, all, body.toByteArray(), errorMessage, overflowed, writerFromInclude ? null : writerCharset);
+                status, all, body.asOneArray(), errorMessage, overflowed, writerFromInclude ? null : writerCharset);
     }
 
     // Status
@@ -370,7 +375,7 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
         if (writer != null) {
             writer.flush();
         }
-        body.reset();
+        body.clear();
         overflowed = false;
     }
 

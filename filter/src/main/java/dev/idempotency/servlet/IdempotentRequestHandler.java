@@ -34,16 +34,17 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 /**
- * The request path for one covered operation, in one straight line: key and scope, canonical request,
- * transaction, claim, then either replay/reject an existing record or run the application, store its
- * final response and commit. Every path ends in one {@link Reply}, written once after the transaction has
- * ended, and one {@link Outcome} for the listeners.
+ * The request path for one covered operation, in one straight line: key and scope, the buffered body,
+ * transaction, claim with the canonical request made from that body, then either replay/reject an existing
+ * record or run the application, store its final response and commit. Every path ends in one {@link Reply},
+ * written once after the transaction has ended, and one {@link Outcome} for the listeners.
  *
  * <p>Thread-safe: it holds only immutable configuration; each request's state lives on its own stack.
  */
@@ -136,7 +137,9 @@ public final class IdempotentRequestHandler {
             }
             String scope = scopeOf(request, operation);
             BufferedBodyRequest buffered = BufferedBodyRequest.read(request, config.maxRequestBodyBytes());
-            CanonicalRequest canonical = canonicalizer.canonicalize(
+            // Made from the buffered body whenever the core claims or compares, and kept by no one while the
+            // application runs: the canonical text can be as long as the body.
+            Supplier<CanonicalRequest> canonical = () -> canonicalizer.canonicalize(
                     request.getMethod(),
                     operation.contract(),
                     path,

@@ -1,7 +1,11 @@
 package dev.idempotency.servlet;
 
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.Reader;
 import java.nio.charset.Charset;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +15,8 @@ import java.util.Map;
  * is already decided. Stateless and thread-safe.
  */
 public final class ResponseWriter {
+    static final int TEXT_PIECE_CHARS = 8192;
+
     private ResponseWriter() {}
 
     /**
@@ -30,7 +36,8 @@ public final class ResponseWriter {
      * As {@link #send(HttpServletResponse, int, Map, byte[])}, for a body the application wrote through a writer
      * in {@code writerCharset}: the text goes through the container's writer again, so the container labels
      * it as it labels any written text (WildFly adds {@code ;charset=...} to the {@code Content-Type}, Open
-     * Liberty does not), byte for byte the same since the writer's charset resolves the same way.
+     * Liberty does not), byte for byte the same since the writer's charset resolves the same way. The text is
+     * decoded into the writer a piece at a time, never into one string beside the body.
      *
      * @param writerCharset the charset the body was written in, or {@code null} for a body written as bytes
      */
@@ -54,7 +61,23 @@ public final class ResponseWriter {
         if (writerCharset == null) {
             response.getOutputStream().write(body);
         } else {
-            response.getWriter().write(new String(body, Charset.forName(writerCharset)));
+            writeText(response.getWriter(), body, Charset.forName(writerCharset));
+        }
+    }
+
+    /**
+     * Decodes the body into the writer {@value #TEXT_PIECE_CHARS} characters at a time: a string of the whole body
+     * would hold the text a second time beside the body, in two bytes per character once one character is beyond
+     * Latin-1. The reader decodes as {@code new String(body, charset)} does (malformed or unmappable input replaced
+     * by the charset's replacement, the same way), and a decoder writes a surrogate pair whole or not at all, so no
+     * piece ends between its halves.
+     */
+    private static void writeText(PrintWriter writer, byte[] body, Charset charset) throws IOException {
+        try (Reader text = new InputStreamReader(new ByteArrayInputStream(body), charset)) {
+            char[] piece = new char[TEXT_PIECE_CHARS];
+            for (int n = text.read(piece); n != -1; n = text.read(piece)) {
+                writer.write(piece, 0, n);
+            }
         }
     }
 }

@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.idempotency.buffer.SegmentedBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class RequestCanonicalizerTest {
@@ -355,5 +357,64 @@ class RequestCanonicalizerTest {
 
         assertEquals(List.of("/body/form/tag/2"), changed.differencesFrom(first.text()));
         assertEquals(List.of("/body/form/tag"), longer.differencesFrom(first.text()));
+    }
+
+    /**
+     * A buffered body is read where it lies, in segments; its canonical form must be the one the same bytes in one
+     * array get, wherever the segments split a character, a number or a form pair.
+     */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "application/json|{\"memo\":\"é😀€\",\"amount\":1.50e2,\"items\":[10,-0.0,true,null]}",
+                "application/json|{\"a\":1} trailing",
+                "application/problem+json|[\"ü\", 12345678901234567890.25]",
+                "application/x-www-form-urlencoded; charset=UTF-8|b=%C3%A9+x&a=2&a=1&c",
+                "text/plain|some opaque text, hashed"
+            })
+    void aBodyHeldInSegmentsHasTheCanonicalFormOfTheSameBytesInOneArray(String contentType, String text) {
+        // Long enough for thousands of segments: a JSON array of the document, or the text repeated.
+        String repeated =
+                contentType.contains("json") ? "[" + (text + ",").repeat(300) + "0]" : (text + "&").repeat(300);
+        byte[] body = repeated.getBytes(StandardCharsets.UTF_8);
+        String expected = text(contentType, body);
+
+        for (int piece = 1; piece <= 7; piece++) {
+            SegmentedBuffer segments = new SegmentedBuffer(piece);
+            for (int at = 0; at < body.length; at += piece) {
+                segments.write(body, at, Math.min(piece, body.length - at));
+            }
+            assertEquals(
+                    expected,
+                    canonicalizer
+                            .canonicalize(
+                                    "POST",
+                                    "debit:v1",
+                                    "/api/accounts/1/debits",
+                                    null,
+                                    contentType,
+                                    segments,
+                                    List.of())
+                            .text(),
+                    "written " + piece + " bytes at a time");
+        }
+    }
+
+    @Test
+    void invalidUtf8InAJsonBodyHeldInSegmentsMakesItOpaqueAsInOneArray() {
+        byte[] body = ("{\"memo\":\"" + "x".repeat(20_000) + "\u00e9\"}").getBytes(StandardCharsets.UTF_8);
+        body[10_000] = (byte) 0xFF;
+        SegmentedBuffer segments = new SegmentedBuffer(1);
+        for (int at = 0; at < body.length; at += 333) {
+            segments.write(body, at, Math.min(333, body.length - at));
+        }
+
+        String text = canonicalizer
+                .canonicalize("POST", "debit:v1", "/api/accounts/1/debits", null, JSON, segments, List.of())
+                .text();
+
+        assertEquals(text(JSON, body), text);
+        assertTrue(text.contains("\"sha256\""), text);
     }
 }

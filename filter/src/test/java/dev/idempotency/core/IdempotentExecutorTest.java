@@ -1,6 +1,7 @@
 package dev.idempotency.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,6 +16,7 @@ import dev.idempotency.store.RequestResultId;
 import dev.idempotency.store.RequestResultStore;
 import dev.idempotency.store.StoredResponse;
 import dev.idempotency.tx.LocalTransactions;
+import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -29,6 +31,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -70,7 +74,7 @@ class IdempotentExecutorTest {
     private static Attempt attempt(String key, String amount) {
         return new Attempt(
                 new RequestResultId("alice", "debit:v1", key),
-                new CanonicalRequest("{\"body\":{\"json\":{\"amount\":" + amount + "}}}"),
+                () -> new CanonicalRequest("{\"body\":{\"json\":{\"amount\":" + amount + "}}}"),
                 RETENTION,
                 () -> true);
     }
@@ -215,7 +219,7 @@ class IdempotentExecutorTest {
     void aRetryAfterTheRetentionOfAnOperationThatRefusesLateRetriesIsRefusedAndRunsNothing() throws Exception {
         Attempt refusing = new Attempt(
                 new RequestResultId("alice", "debit:v1", "k11"),
-                new CanonicalRequest("{\"body\":{\"json\":{\"amount\":100}}}"),
+                () -> new CanonicalRequest("{\"body\":{\"json\":{\"amount\":100}}}"),
                 RETENTION,
                 () -> true,
                 true,
@@ -232,7 +236,7 @@ class IdempotentExecutorTest {
         Decision<String> lateAndDifferent = executor.execute(
                 new Attempt(
                         refusing.id(),
-                        new CanonicalRequest("{\"body\":{\"json\":{\"amount\":7}}}"),
+                        () -> new CanonicalRequest("{\"body\":{\"json\":{\"amount\":7}}}"),
                         RETENTION,
                         () -> true,
                         true,
@@ -245,7 +249,7 @@ class IdempotentExecutorTest {
     void aRecordOfAnOperationThatRefusesLateRetriesIsKeptForItsRetentionAndTheWindow() throws Exception {
         Attempt refusing = new Attempt(
                 new RequestResultId("alice", "debit:v1", "k12"),
-                new CanonicalRequest("{}"),
+                () -> new CanonicalRequest("{}"),
                 RETENTION,
                 () -> true,
                 true,
@@ -260,10 +264,47 @@ class IdempotentExecutorTest {
                         "k12"));
     }
 
+    /**
+     * The canonical text can be as long as the body, which the application holds while it runs: the core keeps the
+     * canonical request only while it claims the key, and no longer once the work runs.
+     */
+    @Test
+    void theCanonicalRequestIsNoLongerHeldWhileTheWorkRuns() throws Exception {
+        List<WeakReference<CanonicalRequest>> made = new CopyOnWriteArrayList<>();
+        Attempt attempt = new Attempt(
+                new RequestResultId("alice", "debit:v1", "k13"),
+                () -> {
+                    CanonicalRequest request = new CanonicalRequest("{\"body\":{\"json\":{\"amount\":100}}}");
+                    made.add(new WeakReference<>(request));
+                    return request;
+                },
+                RETENTION,
+                () -> true);
+        AtomicBoolean heldWhileRunning = new AtomicBoolean(true);
+
+        Decision<String> decision = executor.execute(attempt, () -> {
+            heldWhileRunning.set(!collected(made.get(0)));
+            return work("k13", true, 0).run();
+        });
+
+        assertInstanceOf(Decision.Executed.class, decision);
+        assertEquals(1, made.size(), "made once, for the one claim");
+        assertFalse(heldWhileRunning.get(), "the canonical request was still reachable while the work ran");
+    }
+
+    /** Whether the referent is gone after collections: the JVM clears weak references to what is unreachable. */
+    private static boolean collected(WeakReference<?> reference) {
+        for (int i = 0; i < 20 && reference.get() != null; i++) {
+            System.gc();
+            sleep(10);
+        }
+        return reference.get() == null;
+    }
+
     private static Attempt rejecting(String key) {
         return new Attempt(
                 new RequestResultId("alice", "debit:v1", key),
-                new CanonicalRequest("{\"body\":{\"json\":{\"amount\":100}}}"),
+                () -> new CanonicalRequest("{\"body\":{\"json\":{\"amount\":100}}}"),
                 RETENTION,
                 () -> true,
                 false,

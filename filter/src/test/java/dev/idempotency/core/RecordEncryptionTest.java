@@ -90,6 +90,32 @@ class RecordEncryptionTest {
         assertSame(plain, encryption.readable(plain));
     }
 
+    /** Sealed by the filter before the cipher wrote into the sealed array itself: the stored form is unchanged. */
+    @Test
+    void aRecordSealedByAnEarlierVersionStillOpens() throws Exception {
+        StoredRecord earlier = new StoredRecord(
+                ID,
+                "enc1:k-old:fI4E5fcZtu2mvkyYNjrRdcfqA5KMz2ksDFrFotLJeMo1zb1o+ym1MZiLD2k+MAbKqeqkWkNKk/4EHBUyx+zyaOKO6w==",
+                new StoredResponse(
+                        200,
+                        Map.of(),
+                        Base64.getDecoder().decode("/wv+1TJLfU8ZYsb+NF4sLAcizfmSpwesiNIA/DVUQtLOX3oopeNTsQRS1g==")),
+                Instant.EPOCH,
+                Instant.EPOCH);
+
+        StoredRecord opened = encryption("k-old=" + key(1)).readable(earlier);
+
+        assertEquals(REQUEST, opened.request());
+        assertArrayEquals(BODY, opened.response().body());
+    }
+
+    @Test
+    void aSealedBodyIsTheNonceTheCiphertextAndTheTagWithNothingBetweenOrAfter() {
+        byte[] sealed = sealed(encryption("k=" + key(1)), ID).response().body();
+
+        assertEquals(12 + BODY.length + 16, sealed.length);
+    }
+
     @Test
     void everySealHasItsOwnNonce() {
         RecordEncryption encryption = encryption("k=" + key(1));

@@ -9,14 +9,19 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@link CapturedResponse#sendTo} and {@link ResponseWriter#send} on a response that records every call. */
 class CapturedResponseTest {
@@ -189,5 +194,59 @@ class CapturedResponseTest {
         assertArrayEquals(expected, sent.toByteArray());
         assertTrue(calls.contains("setContentType application/json;charset=UTF-8"), calls.toString());
         assertTrue(calls.contains("setStatus 201"), calls.toString());
+    }
+
+    /**
+     * Written text reaches the container's writer in pieces, not as one string of the whole body, and as exactly the
+     * characters that string had: malformed and unmappable input replaced the same way, and no piece ending in half
+     * of a surrogate pair.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"UTF-8", "UTF-16", "UTF-32", "ISO-8859-1", "windows-1252", "GB18030"})
+    void textGoesToTheWriterInPiecesWithTheCharactersOfOneStringOfTheBody(String charsetName) throws Exception {
+        Charset charset = Charset.forName(charsetName);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        for (int i = 0; bytes.size() < 100_000; i++) {
+            bytes.writeBytes(("é😀€x" + i).getBytes(charset));
+            if (i % 97 == 0) {
+                bytes.write(0xFF); // malformed in UTF-8, UTF-16 and UTF-32
+            }
+            if (i % 89 == 0) {
+                bytes.write(0x81); // unmapped in windows-1252
+            }
+            if (i % 83 == 0) {
+                bytes.write(0xF0); // a UTF-8 sequence cut short
+            }
+        }
+        byte[] body = bytes.toByteArray();
+        List<Integer> pieces = new ArrayList<>();
+        StringBuilder received = new StringBuilder();
+        List<Integer> endingInAHalfPair = new ArrayList<>();
+        Writer container = new Writer() {
+            @Override
+            public void write(char[] chars, int offset, int length) {
+                pieces.add(length);
+                received.append(chars, offset, length);
+                if (length > 0 && Character.isHighSurrogate(chars[offset + length - 1])) {
+                    endingInAHalfPair.add(pieces.size() - 1);
+                }
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        HttpServletResponse response = proxies.of(
+                HttpServletResponse.class,
+                Map.of("setStatus", args -> null, "getWriter", args -> new PrintWriter(container)));
+
+        ResponseWriter.send(response, 200, Map.of(), body, charsetName);
+
+        assertEquals(new String(body, charset), received.toString());
+        assertTrue(pieces.size() > 1, pieces.toString());
+        assertTrue(Collections.max(pieces) <= ResponseWriter.TEXT_PIECE_CHARS, "a piece of " + Collections.max(pieces));
+        assertEquals(List.of(), endingInAHalfPair);
     }
 }

@@ -413,6 +413,31 @@ class CapturingResponseWrapperTest {
         assertFalse(wrapper.isCommitted());
     }
 
+    // Holding the body once
+
+    @Test
+    void theCapturedBodyIsTheCapturesOwnArrayNotACopy() throws Exception {
+        wrapper.getOutputStream().write(new byte[300_000]);
+
+        byte[] first = wrapper.captured().body();
+
+        assertEquals(300_000, first.length);
+        assertSame(first, wrapper.captured().body(), "copied again for the second capture");
+    }
+
+    @Test
+    void writingAfterACaptureLeavesTheCapturedBodyAsItWas() throws Exception {
+        wrapper.getOutputStream().write(new byte[] {1, 2, 3});
+        CapturedResponse before = wrapper.captured();
+
+        wrapper.getOutputStream().write(new byte[] {4});
+        wrapper.resetBuffer();
+        wrapper.getOutputStream().write(new byte[] {5, 6, 7});
+
+        assertArrayEquals(new byte[] {1, 2, 3}, before.body());
+        assertArrayEquals(new byte[] {5, 6, 7}, body());
+    }
+
     // The capture limit
 
     @Test

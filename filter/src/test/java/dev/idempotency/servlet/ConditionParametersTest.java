@@ -42,7 +42,9 @@ class ConditionParametersTest {
         assertEquals("buy", parameters.parameter("action"));
         BufferedBodyRequest handedOn = (BufferedBodyRequest) parameters.request();
         assertEquals("3", handedOn.getParameter("quantity"));
-        assertArrayEquals("action=buy&quantity=3".getBytes(StandardCharsets.UTF_8), handedOn.body());
+        assertArrayEquals(
+                "action=buy&quantity=3".getBytes(StandardCharsets.UTF_8),
+                handedOn.body().toByteArray());
         assertSame(handedOn, BufferedBodyRequest.read(handedOn, 1024));
     }
 
