@@ -59,7 +59,7 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  * turns the database's durability off (and the report says so).
  */
 public final class LoadBenchmark {
-    private static final String BARE_SETTINGS = "operations = POST /api/accounts = open-account:v1\n";
+    static final String BARE_SETTINGS = "operations = POST /api/accounts = open-account:v1\n";
     private static final String COVERED_SETTINGS = "operations = POST /api/accounts = open-account:v1 ;"
             + " POST /api/accounts/{id}/debits = debit:v1 ; POST /api/bench/accounts/{id}/payments = payment:v1\n";
     /** The same operations, the debit's stored request and response sealed (AES-256-GCM, a benchmark's key). */
@@ -181,18 +181,26 @@ public final class LoadBenchmark {
 
     /** The sample plus the given benchmark classes, under the given filter settings, written beside it. */
     static Path benchmarkWar(Path sampleWar, String name, String settings, Class<?>... classes) {
-        Path war = sampleWar.resolveSibling("bench-" + name);
-        ShrinkWrap.create(ZipImporter.class, name)
+        return export(benchmarkArchive(sampleWar, name, settings).addClasses(classes), sampleWar);
+    }
+
+    /** The sample under the given filter settings, to be changed further before {@link #export}. */
+    static WebArchive benchmarkArchive(Path sampleWar, String name, String settings) {
+        return ShrinkWrap.create(ZipImporter.class, name)
                 .importFrom(sampleWar.toFile())
                 .as(WebArchive.class)
-                .addClasses(classes)
-                .addAsWebInfResource(new StringAsset(settings), "idempotency.properties")
-                .as(ZipExporter.class)
-                .exportTo(new File(war.toString()), true);
+                .addAsWebInfResource(new StringAsset(settings), "idempotency.properties");
+    }
+
+    /** Writes the archive beside the sample, as {@code bench-<its name>}. */
+    static Path export(WebArchive archive, Path sampleWar) {
+        Path war = sampleWar.resolveSibling("bench-" + archive.getName());
+        archive.as(ZipExporter.class).exportTo(new File(war.toString()), true);
         return war;
     }
 
-    private static Map<String, String> readSettings(DataSource database) throws SQLException {
+    /** PostgreSQL's durability settings, as the server reports them. */
+    static Map<String, String> readSettings(DataSource database) throws SQLException {
         Map<String, String> settings = new LinkedHashMap<>();
         try (Connection connection = database.getConnection();
                 Statement statement = connection.createStatement()) {
