@@ -33,8 +33,8 @@ import javax.sql.DataSource;
  * and on SQLite in a file. Each engine gets two WARs of the sample, a bare one whose filter covers only {@code
  * open-account:v1} and a covered one, both with the persistence unit on that engine's datasource (PostgreSQL's
  * on {@code SampleDS}, as in {@link LoadBenchmark}). Each client debits an account of its own, so on PostgreSQL
- * and MariaDB clients never wait for each other's row locks, and on SQLite every write waits for the file's one
- * write lock.
+ * and MariaDB clients never wait for each other's row locks, and on SQLite every write takes the file's one write
+ * lock. A debit answered with an error is sent again and counted ({@link #debitUntilDone}).
  *
  * <p>Every engine is durable, and what it reports is printed: PostgreSQL as in {@link LoadBenchmark}; MariaDB
  * with InnoDB's log flushed at every commit and no binary log; SQLite in WAL mode with the driver's default
