@@ -112,12 +112,6 @@ final class GaleraCluster {
         process.waitFor();
     }
 
-    /** Starts a killed node again; it rejoins and catches up (incremental or full transfer) before this returns. */
-    void restart(int node) throws Exception {
-        launch(node, false);
-        awaitSynced(node);
-    }
-
     /**
      * Cuts node {@code node} off from the others ({@code gmcast.isolate}), or lets it back in. Cut off, it is a
      * one-node non-primary component, which refuses every statement; back in, it catches up before this returns.

@@ -38,7 +38,8 @@ class MigrationsIT {
             + " 'FLYWAY_SCHEMA_HISTORY', 'DATABASECHANGELOG', 'DATABASECHANGELOGLOCK')";
 
     @ParameterizedTest
-    @EnumSource(Engine.class)
+    // Galera runs MariaDB's DDL, which the MariaDB server checks.
+    @EnumSource(value = Engine.class, mode = EnumSource.Mode.EXCLUDE, names = "GALERA")
     void flywayAndLiquibaseCreateWhatThePlainDdlCreates(Engine engine) throws Exception {
         String suffix = Long.toString(System.nanoTime());
         String ddl = create(engine, "mig_ddl_" + suffix);
