@@ -1,9 +1,12 @@
 package dev.idempotency.sample.bench;
 
+import dev.idempotency.IdempotencyException;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.dialect.SqlStatement;
 import dev.idempotency.dialect.SqlStatement.Values;
 import dev.idempotency.sample.support.PostgresExtension;
+import dev.idempotency.store.FilterSchema;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -92,7 +95,8 @@ public final class PartitionBenchmark {
         int batch = Integer.getInteger("bench.batch", 1000);
         int claims = Integer.getInteger("bench.claims", 3000);
         long purgeNanos = Integer.getInteger("bench.purgeSeconds", 90) * 1_000_000_000L;
-        DataSource database = PostgresExtension.startForBenchmark(true).getPostgresDatabase();
+        EmbeddedPostgres postgres = PostgresExtension.startForBenchmark(true);
+        DataSource database = postgres.getPostgresDatabase();
         try (Connection connection = database.getConnection();
                 Statement statement = connection.createStatement()) {
             System.out.printf(
@@ -103,7 +107,7 @@ public final class PartitionBenchmark {
                     System.getProperty("java.version"));
             System.out.println();
             checkRangeOnExpiry(statement);
-            checkStatementsOnHashPartitions(statement, partitions);
+            checkStatementsOnHashPartitions(postgres, statement, partitions);
             checkPurges(database, partitions, batch);
 
             System.out.printf(
@@ -179,14 +183,21 @@ public final class PartitionBenchmark {
     }
 
     /** The filter's request-path statements, unchanged, on a hash-partitioned table of a few records. */
-    private static void checkStatementsOnHashPartitions(Statement statement, int partitions) throws SQLException {
+    private static void checkStatementsOnHashPartitions(EmbeddedPostgres postgres, Statement statement, int partitions)
+            throws SQLException {
         create(statement, HASHED_CHECK, partitions);
         statement.execute(ADD_KEY);
         statement.execute(ADD_EXPIRY_INDEX);
+        // The filter's DDL beside it: it skips request_result, which exists, and makes the filter's other tables.
+        statement.execute(resource("META-INF/idempotency/postgresql.sql"));
         statement.execute(RetentionBenchmark.fillStatement(0, CHECK_ROWS - 1));
         Connection connection = statement.getConnection();
         Values fresh = claimValues("filler-7", "fresh");
         System.out.println("The filter's statements, unchanged, on " + partitions + " hash partitions:");
+        DataSource checkSchema =
+                postgres.getDatabase("postgres", "postgres", Map.of("options", "-c search_path=" + HASHED_CHECK));
+        System.out.println("- the start-up check of the tables (schema = validate): "
+                + outcome(() -> new FilterSchema(checkSchema, POSTGRESQL, HASHED_CHECK).validate()));
         System.out.println("- claim of a new key: " + update(connection, POSTGRESQL.claimStatement(), fresh) + " row");
         System.out.println(
                 "- the same claim again: " + update(connection, POSTGRESQL.claimStatement(), fresh) + " rows (taken)");
@@ -579,7 +590,7 @@ public final class PartitionBenchmark {
         void run() throws SQLException;
     }
 
-    /** "accepted", or the SQLState and message PostgreSQL refused the work with. */
+    /** "accepted", or the SQLState and message PostgreSQL (or the filter) refused the work with. */
     private static String outcome(DatabaseWork work) {
         try {
             work.run();
@@ -587,6 +598,8 @@ public final class PartitionBenchmark {
         } catch (SQLException e) {
             return "refused, " + e.getSQLState() + " "
                     + e.getMessage().lines().findFirst().orElse("");
+        } catch (IdempotencyException e) {
+            return "refused: " + e.getMessage();
         }
     }
 
