@@ -36,8 +36,9 @@ import javax.sql.DataSource;
  * a range partition on {@code expires_at} can hold the key, whether each statement still works on hash
  * partitions, and how many rows, and which, one batch of each purge statement deletes. The dialect's purge
  * names rows by ctid, which is unique only within one partition: on a partitioned table it deletes rows it did not
- * pick, expired or not. So on the partitioned table the purge is measured as two corrections: one statement that
- * names each row by (tableoid, ctid), and the dialect's own statement run on each partition in turn.
+ * pick, expired or not. So on the partitioned table the purge is measured as its corrections: one statement that
+ * names each row by (tableoid, ctid), one that names it by primary key (for one slice: its plan is the planner's
+ * choice), and the dialect's own statement run on each partition in turn.
  *
  * <p>The purges run in slices of two seconds in turn, each until it has run {@code bench.purgeSeconds} (90) or
  * found nothing left, so that the machine's noise slows each alike.
