@@ -95,19 +95,27 @@ public final class RetentionBenchmark {
         try (Connection connection = database.getConnection();
                 Statement statement = connection.createStatement()) {
             for (long from = 0; from < rows; from += step) {
-                long to = Math.min(rows, from + step) - 1;
-                statement.execute("INSERT INTO request_result (scope, operation, request_key, request,"
-                        + " response_status, response_headers, response_body, created_at, expires_at)"
-                        + " SELECT 'filler-' || (i % 1000), 'debit:v1', 'k-' || i,"
-                        + " '{\"body\":{\"json\":{\"amount\":1}},\"method\":\"POST\",\"operation\":\"debit:v1\","
-                        + "\"path\":\"/api/accounts/1/debits\",\"query\":[]}',"
-                        + " 200, '{\"Content-Type\":[\"application/json\"]}', convert_to('{\"balance\":900}', 'UTF8'),"
-                        + " now() - interval '2 days', now() + CASE WHEN i % 2 = 0 THEN interval '-1 day'"
-                        + " ELSE interval '1 day' END"
-                        + " FROM generate_series(" + from + ", " + to + ") AS i");
+                statement.execute(fillStatement(from, Math.min(rows, from + step) - 1));
             }
             statement.execute("VACUUM ANALYZE request_result");
         }
+    }
+
+    /**
+     * Inserts the records numbered {@code from} to {@code to}, in 1,000 scopes: a small debit's request and
+     * response, every even-numbered one expired a day ago, every odd-numbered one expiring in a day.
+     * {@link PartitionBenchmark} fills its tables with the same records.
+     */
+    static String fillStatement(long from, long to) {
+        return "INSERT INTO request_result (scope, operation, request_key, request,"
+                + " response_status, response_headers, response_body, created_at, expires_at)"
+                + " SELECT 'filler-' || (i % 1000), 'debit:v1', 'k-' || i,"
+                + " '{\"body\":{\"json\":{\"amount\":1}},\"method\":\"POST\",\"operation\":\"debit:v1\","
+                + "\"path\":\"/api/accounts/1/debits\",\"query\":[]}',"
+                + " 200, '{\"Content-Type\":[\"application/json\"]}', convert_to('{\"balance\":900}', 'UTF8'),"
+                + " now() - interval '2 days', now() + CASE WHEN i % 2 = 0 THEN interval '-1 day'"
+                + " ELSE interval '1 day' END"
+                + " FROM generate_series(" + from + ", " + to + ") AS i";
     }
 
     private static void purgeBatch(DataSource database, int batch, AtomicLong purged) {
