@@ -89,7 +89,8 @@ class ProtocolOptionsIT {
 
     private static void rejectsAtOnce(Api first, Api duplicateNode) throws Exception {
         // A node's first request pays for its warm-up, which is not what is timed here.
-        Api.send(duplicateNode.slowDebit(first.openAccount("alice", 1000), UUID.randomUUID().toString(), 0));
+        Api.send(duplicateNode.slowDebit(
+                first.openAccount("alice", 1000), UUID.randomUUID().toString(), 0));
         long account = first.openAccount("alice", 1000);
         String key = UUID.randomUUID().toString();
         CompletableFuture<HttpResponse<String>> running =

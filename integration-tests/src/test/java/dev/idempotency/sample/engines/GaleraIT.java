@@ -194,8 +194,9 @@ class GaleraIT {
         assertEquals("{\"balance\":900}", retried.body());
 
         for (int survivor : new int[] {1, 3}) {
-            assertEquals(1, cluster().count(survivor, "SELECT count(*) FROM request_result WHERE request_key = '" + key
-                    + "'"));
+            assertEquals(
+                    1,
+                    cluster().count(survivor, "SELECT count(*) FROM request_result WHERE request_key = '" + key + "'"));
             assertEquals(900, cluster().count(survivor, "SELECT balance FROM account WHERE id = " + account));
         }
     }
