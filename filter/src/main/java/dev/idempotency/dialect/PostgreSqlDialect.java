@@ -1,11 +1,13 @@
 package dev.idempotency.dialect;
 
 import java.sql.SQLException;
+import java.util.Optional;
 
 /**
  * PostgreSQL 13 and later. The claim is {@code INSERT ... ON CONFLICT DO NOTHING}: a concurrent
  * duplicate blocks on the primary key's unique index until the first transaction ends, then inserts
- * (the first rolled back) or skips (it committed).
+ * (the first rolled back) or skips (it committed). It runs inside a query that also returns a record
+ * committed before it began, so a replay is one statement ({@link #claimReturningCommittedStatement}).
  */
 final class PostgreSqlDialect extends SqlDialect {
 
@@ -37,6 +39,22 @@ final class PostgreSqlDialect extends SqlDialect {
                 + " WHERE pg_try_advisory_xact_lock(hashtextextended(length(:scope) || ':' || :scope || ':'"
                 + " || length(:operation) || ':' || :operation || ':' || :requestKey, 0))"
                 + " ON CONFLICT (scope, operation, request_key) DO NOTHING");
+    }
+
+    /**
+     * The claim in a data-modifying {@code WITH}, and the record read beside it: the main query shares the
+     * insert's snapshot, so it sees a record committed before the statement began (the common replay, a retry
+     * after the first request finished), never one committed while the insert waited for its holder (Read
+     * Committed: the store then reads it with a separate statement), and never the row the insert itself made
+     * ("WITH Queries", Data-Modifying Statements in WITH, in PostgreSQL's manual).
+     */
+    @Override
+    public Optional<SqlStatement> claimReturningCommittedStatement(SqlStatement claim) {
+        return Optional.of(SqlStatement.of("WITH claim AS (" + claim + " RETURNING 1)"
+                + " SELECT r.request, r.response_status, r.response_headers, r.response_body, r.expires_at,"
+                + " r.created_at, (SELECT count(*) FROM claim) AS claimed"
+                + " FROM (VALUES (0)) AS one LEFT JOIN request_result r ON NOT EXISTS (SELECT 1 FROM claim)"
+                + " AND r.scope = :scope AND r.operation = :operation AND r.request_key = :requestKey"));
     }
 
     /**

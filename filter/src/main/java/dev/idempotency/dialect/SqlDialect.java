@@ -197,10 +197,10 @@ public abstract class SqlDialect {
     public abstract SqlStatement claimStatement();
 
     /**
-     * Prepares a claim ({@link #claimStatement()} or {@link #claimMessageStatement()}) whose wait for an identity
-     * another transaction holds ends after {@code waitSeconds}. The default is a JDBC query timeout: it bounds only
-     * this statement's wait, costs no extra round trip (unlike {@code SET LOCAL lock_timeout}), and leaves the
-     * application's own lock waits alone.
+     * Prepares a claim ({@link #claimStatement()}, {@link #claimReturningCommittedStatement} or {@link
+     * #claimMessageStatement()}) whose wait for an identity another transaction holds ends after {@code
+     * waitSeconds}. The default is a JDBC query timeout: it bounds only this statement's wait, costs no extra round
+     * trip (unlike {@code SET LOCAL lock_timeout}), and leaves the application's own lock waits alone.
      */
     public PreparedStatement prepareClaim(
             Connection connection, SqlStatement claim, SqlStatement.Values values, int waitSeconds)
@@ -223,6 +223,21 @@ public abstract class SqlDialect {
      */
     public SqlStatement claimWithoutWaitingStatement() {
         return claimStatement();
+    }
+
+    /**
+     * {@code claim} ({@link #claimStatement()} or {@link #claimWithoutWaitingStatement()}) as one query that also
+     * returns the record holding the identity, when that record was committed before the statement began: a
+     * replay then costs one statement instead of the claim and {@link #selectRequestResultStatement()}. Empty
+     * where the engine has no such query (the default). A record committed while the claim waited for its holder
+     * is not returned where the statement's snapshot predates it (Read Committed), so the store still reads the
+     * winner with a separate statement when the query reports the identity taken but holds no record.
+     *
+     * <p>Parameters: those of {@code claim}. One row; columns: those of {@link #selectRequestResultStatement()},
+     * all null unless the query saw a committed record, then {@code claimed}: 1 if it claimed the identity, else 0.
+     */
+    public Optional<SqlStatement> claimReturningCommittedStatement(SqlStatement claim) {
+        return Optional.empty();
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.dialect.SqlStatement;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
@@ -13,7 +14,8 @@ import java.util.OptionalInt;
 
 /**
  * The one claim every record uses, idempotency records and processed messages alike: insert the row unless it
- * exists, else read the winner with a separate statement. It reads the engine's answers the same way for both:
+ * exists, else read the winner with a separate statement, unless the claim was a query that returned it already
+ * ({@link SqlDialect#claimReturningCommittedStatement}). It reads the engine's answers the same way for both:
  * a lock wait past its bound means the holder is still running; a duplicate key raised by an insert that could
  * not see a row committed meanwhile means taken; a key another transaction holds, answered at once by an engine
  * that does not wait (H2), is looked at again after a pause, within the bound.
@@ -31,6 +33,24 @@ public final class ClaimLoop {
     @FunctionalInterface
     public interface Winner<T> {
         Optional<T> find(Connection connection) throws SQLException;
+    }
+
+    /**
+     * Reads the winner from the row of a claim that is a query ({@link SqlDialect#claimReturningCommittedStatement});
+     * empty if the query saw no committed row.
+     */
+    @FunctionalInterface
+    public interface SeenWinner<T> {
+        Optional<T> read(ResultSet row) throws SQLException;
+    }
+
+    /** What one claim statement answered: claimed, or taken, with the winner if the statement returned it. */
+    private record Answer<T>(boolean claimed, Optional<T> seen) {}
+
+    /** Runs a prepared claim statement and reads its answer. */
+    @FunctionalInterface
+    private interface Execution<T> {
+        Answer<T> run(PreparedStatement claim) throws SQLException;
     }
 
     private final SqlDialect dialect;
@@ -63,16 +83,61 @@ public final class ClaimLoop {
             Duration maxWait,
             String what)
             throws SQLException {
+        Execution<T> execution = statement -> new Answer<>(statement.executeUpdate() == 1, Optional.empty());
+        return claim(connection, insert, values, execution, winner, maxWait, what);
+    }
+
+    /**
+     * Claims as {@link #claim(Connection, SqlStatement, SqlStatement.Values, Winner, Duration, String)} does, with
+     * a query that also returns the winner when it was committed before the query began, so that the usual
+     * replay needs no separate read.
+     *
+     * @param query the claim as a query ({@link SqlDialect#claimReturningCommittedStatement}): one row, whose
+     *     column {@code claimed} is 1 (claimed) or 0 (taken), and whose other columns {@code seen} reads
+     */
+    public <T> Optional<T> claim(
+            Connection connection,
+            SqlStatement query,
+            SqlStatement.Values values,
+            SeenWinner<T> seen,
+            Winner<T> winner,
+            Duration maxWait,
+            String what)
+            throws SQLException {
+        Execution<T> execution = statement -> {
+            try (ResultSet row = statement.executeQuery()) {
+                if (!row.next()) {
+                    throw new IllegalStateException("the claim answered no row: " + query);
+                }
+                boolean claimed = row.getInt("claimed") == 1;
+                return new Answer<>(claimed, claimed ? Optional.empty() : seen.read(row));
+            }
+        };
+        return claim(connection, query, values, execution, winner, maxWait, what);
+    }
+
+    private <T> Optional<T> claim(
+            Connection connection,
+            SqlStatement statement,
+            SqlStatement.Values values,
+            Execution<T> execution,
+            Winner<T> winner,
+            Duration maxWait,
+            String what)
+            throws SQLException {
         long deadline = System.nanoTime() + maxWait.toNanos();
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; ) {
-            Optional<Integer> inserted = insert(connection, insert, values, maxWait, deadline, what);
-            if (inserted.isEmpty()) {
+            Optional<Answer<T>> answer = run(connection, statement, values, execution, maxWait, deadline, what);
+            if (answer.isEmpty()) {
                 continue; // the key is busy on an engine that does not wait; tried again after a pause
             }
-            if (inserted.get() == 1) {
+            if (answer.get().claimed()) {
                 return Optional.empty();
             }
-            // Taken: the winner is read by a separate statement, because the insert's snapshot may not hold its
+            if (answer.get().seen().isPresent()) {
+                return answer.get().seen();
+            }
+            // Taken: the winner is read by a separate statement, because the claim's snapshot may not hold its
             // row (PostgreSQL's Read Committed rule, "INSERT ... ON CONFLICT"; MariaDB reads it with a locking
             // read for the same reason under Repeatable Read).
             Optional<T> found = winner.find(connection);
@@ -110,26 +175,27 @@ public final class ClaimLoop {
     }
 
     /**
-     * @return the rows inserted (1 claimed, 0 taken), or empty when the engine answered at once that another
-     *     transaction holds the key and the caller should try again; it has then already paused
+     * @return the claim's answer, or empty when the engine answered at once that another transaction holds the
+     *     key and the caller should try again; it has then already paused
      */
-    private Optional<Integer> insert(
+    private <T> Optional<Answer<T>> run(
             Connection connection,
             SqlStatement statement,
             SqlStatement.Values values,
+            Execution<T> execution,
             Duration maxWait,
             long deadline,
             String what)
             throws SQLException {
         int waitSeconds = (int) Math.min(Math.max(1, maxWait.toSeconds()), Integer.MAX_VALUE);
-        try (PreparedStatement insert = dialect.prepareClaim(connection, statement, values, waitSeconds)) {
-            return Optional.of(insert.executeUpdate());
+        try (PreparedStatement claim = dialect.prepareClaim(connection, statement, values, waitSeconds)) {
+            return Optional.of(execution.run(claim));
         } catch (SQLException e) {
             switch (dialect.classify(e)) {
                 case WAIT_TIMEOUT -> throw inProgress(what, maxWait);
                 case DUPLICATE_KEY -> {
                     // Committed between the engine's check and its insert: taken, like a skipped insert.
-                    return Optional.of(0);
+                    return Optional.of(new Answer<>(false, Optional.empty()));
                 }
                 case KEY_BUSY -> {
                     pauseBeforeRetry(what, maxWait, deadline);

@@ -47,6 +47,9 @@ public final class RequestResultStore {
     // The request path's statements, made once: their text is parsed for parameters only here.
     private final SqlStatement claim;
     private final SqlStatement claimWithoutWaiting;
+    // The same two as queries that also return a record committed before them, where the engine has them.
+    private final Optional<SqlStatement> claimReturningCommitted;
+    private final Optional<SqlStatement> claimWithoutWaitingReturningCommitted;
     private final SqlStatement select;
     private final SqlStatement complete;
 
@@ -56,6 +59,8 @@ public final class RequestResultStore {
         this.claimLoop = new ClaimLoop(dialect);
         this.claim = dialect.claimStatement();
         this.claimWithoutWaiting = dialect.claimWithoutWaitingStatement();
+        this.claimReturningCommitted = dialect.claimReturningCommittedStatement(claim);
+        this.claimWithoutWaitingReturningCommitted = dialect.claimReturningCommittedStatement(claimWithoutWaiting);
         this.select = dialect.selectRequestResultStatement();
         this.complete = dialect.completeStatement();
     }
@@ -63,7 +68,8 @@ public final class RequestResultStore {
     /**
      * Claims {@code id} for the current transaction, or returns the committed record that holds it. Waits
      * at most {@code maxWait} while another transaction holds an uncommitted claim on the same identity; zero
-     * refuses such a duplicate without waiting, where the engine can ({@link ClaimLoop}).
+     * refuses such a duplicate without waiting, where the engine can ({@link ClaimLoop}). Where the engine's
+     * claim can also return a record committed before it began, a replay is that one statement.
      *
      * @throws RequestInProgressException if the holder is still running after {@code maxWait}, or the key
      *     stayed taken but unreadable for {@value ClaimLoop#MAX_ATTEMPTS} attempts; the transaction must roll back
@@ -73,18 +79,27 @@ public final class RequestResultStore {
      */
     public ClaimOutcome claim(RequestResultId id, String canonicalRequest, Duration retention, Duration maxWait) {
         requireFitsKeyColumns(id);
+        Values values =
+                identity(id).text("request", canonicalRequest).number("retentionSeconds", retention.toSeconds());
         try (Connection connection = dataSource.getConnection()) {
-            Optional<StoredRecord> winner = claimLoop.claim(
-                    connection,
-                    maxWait.isZero() ? claimWithoutWaiting : claim,
-                    identity(id).text("request", canonicalRequest).number("retentionSeconds", retention.toSeconds()),
-                    found -> find(found, id),
-                    maxWait,
-                    "the key " + id);
+            Optional<StoredRecord> winner = claim(connection, id, values, maxWait);
             return winner.<ClaimOutcome>map(ClaimOutcome.Existing::new).orElseGet(ClaimOutcome.Claimed::new);
         } catch (SQLException e) {
             throw failure("claiming " + id, e);
         }
+    }
+
+    private Optional<StoredRecord> claim(Connection connection, RequestResultId id, Values values, Duration maxWait)
+            throws SQLException {
+        ClaimLoop.Winner<StoredRecord> winner = found -> find(found, id);
+        String what = "the key " + id;
+        Optional<SqlStatement> query =
+                maxWait.isZero() ? claimWithoutWaitingReturningCommitted : claimReturningCommitted;
+        if (query.isPresent()) {
+            return claimLoop.claim(connection, query.get(), values, row -> seen(id, row), winner, maxWait, what);
+        }
+        return claimLoop.claim(
+                connection, maxWait.isZero() ? claimWithoutWaiting : claim, values, winner, maxWait, what);
     }
 
     /**
@@ -115,27 +130,38 @@ public final class RequestResultStore {
     private Optional<StoredRecord> find(Connection connection, RequestResultId id) throws SQLException {
         try (PreparedStatement query = select.prepare(connection, identity(id))) {
             try (ResultSet row = query.executeQuery()) {
-                if (!row.next()) {
-                    return Optional.empty();
-                }
-                int status = row.getInt(2);
-                if (row.wasNull()) {
-                    // Only a transaction that also wrote the response ever commits, so this means someone
-                    // wrote to request_result outside the filter.
-                    throw new IllegalStateException("record " + id + " has no response");
-                }
-                byte[] body = row.getBytes(4);
-                Map<String, List<String>> headers = readHeaders(id, row.getString(3));
-                List<String> writerCharset = headers.remove(WRITER_CHARSET);
-                StoredResponse response = new StoredResponse(
-                        status,
-                        headers,
-                        body == null ? new byte[0] : body,
-                        writerCharset == null ? null : writerCharset.get(0));
-                return Optional.of(new StoredRecord(
-                        id, row.getString(1), response, dialect.readInstant(row, 6), dialect.readInstant(row, 5)));
+                return row.next() ? Optional.of(record(id, row)) : Optional.empty();
             }
         }
+    }
+
+    /**
+     * The record a claim that is a query saw committed before it began, in the columns of {@link
+     * SqlDialect#selectRequestResultStatement()}; empty if they are null, since it saw none (a record's request is
+     * never null).
+     */
+    private Optional<StoredRecord> seen(RequestResultId id, ResultSet row) throws SQLException {
+        return row.getString(1) == null ? Optional.empty() : Optional.of(record(id, row));
+    }
+
+    /** The record in a row with the columns of {@link SqlDialect#selectRequestResultStatement()}. */
+    private StoredRecord record(RequestResultId id, ResultSet row) throws SQLException {
+        int status = row.getInt(2);
+        if (row.wasNull()) {
+            // Only a transaction that also wrote the response ever commits, so this means someone
+            // wrote to request_result outside the filter.
+            throw new IllegalStateException("record " + id + " has no response");
+        }
+        byte[] body = row.getBytes(4);
+        Map<String, List<String>> headers = readHeaders(id, row.getString(3));
+        List<String> writerCharset = headers.remove(WRITER_CHARSET);
+        StoredResponse response = new StoredResponse(
+                status,
+                headers,
+                body == null ? new byte[0] : body,
+                writerCharset == null ? null : writerCharset.get(0));
+        return new StoredRecord(
+                id, row.getString(1), response, dialect.readInstant(row, 6), dialect.readInstant(row, 5));
     }
 
     /**

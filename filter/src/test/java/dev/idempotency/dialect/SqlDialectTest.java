@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.idempotency.ConfigurationException;
 import dev.idempotency.dialect.SqlDialect.Failure;
 import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Choosing the engine from the JDBC metadata, and reading its errors. */
@@ -25,6 +28,23 @@ class SqlDialectTest {
                 "Microsoft SQL Server",
                 SqlDialect.forProduct("Microsoft SQL Server", 17, 0).name());
         assertEquals("Oracle", SqlDialect.forProduct("Oracle", 23, 0).name());
+    }
+
+    @Test
+    void onlyPostgreSqlsClaimsAreQueriesThatAlsoReturnACommittedRecord() {
+        SqlDialect postgres = SqlDialect.named("postgresql");
+        for (SqlStatement claim : List.of(postgres.claimStatement(), postgres.claimWithoutWaitingStatement())) {
+            SqlStatement query =
+                    postgres.claimReturningCommittedStatement(claim).orElseThrow();
+
+            assertTrue(
+                    query.toString().startsWith("WITH claim AS (" + claim + " RETURNING 1) SELECT"), query.toString());
+            assertEquals(Set.copyOf(claim.parameters()), Set.copyOf(query.parameters()), query.toString());
+        }
+        for (String engine : List.of("mariadb", "mysql", "h2", "sqlite", "sqlserver", "oracle")) {
+            SqlDialect dialect = SqlDialect.named(engine);
+            assertEquals(Optional.empty(), dialect.claimReturningCommittedStatement(dialect.claimStatement()), engine);
+        }
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,7 +60,7 @@ class SqlStatementTest {
                 "principal",
                 "userAgent",
                 "amount");
-        for (SqlStatement statement : List.of(
+        List<SqlStatement> statements = new ArrayList<>(List.of(
                 dialect.claimStatement(),
                 dialect.selectRequestResultStatement(),
                 dialect.completeStatement(),
@@ -72,7 +73,9 @@ class SqlStatementTest {
                 dialect.upsertRolloutStatement(),
                 dialect.addToCounterStatement(),
                 dialect.selectCountersStatement(),
-                dialect.insertRolloutHistoryStatement())) {
+                dialect.insertRolloutHistoryStatement()));
+        dialect.claimReturningCommittedStatement(dialect.claimStatement()).ifPresent(statements::add);
+        for (SqlStatement statement : statements) {
             assertTrue(known.containsAll(statement.parameters()), statement + " names " + statement.parameters());
             assertTrue(!statement.jdbc().contains(":"), statement.jdbc());
         }

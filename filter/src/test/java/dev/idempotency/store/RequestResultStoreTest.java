@@ -10,12 +10,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.idempotency.RequestInProgressException;
 import dev.idempotency.StoreException;
 import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.dialect.SqlStatement;
 import dev.idempotency.testing.StrictProxy;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -30,22 +34,35 @@ class RequestResultStoreTest {
     private static final SqlDialect DIALECT = SqlDialect.named("postgresql");
 
     private final StrictProxy proxies = new StrictProxy();
-    private final Map<Integer, Object> parameters = new HashMap<>();
+    /** The claim's parameters by name, as bound on the claim statement. */
+    private final Map<String, Object> parameters = new HashMap<>();
+
     private final List<Object> queryTimeouts = new ArrayList<>();
+    /** The record a claim that is a query sees committed before it, in the select's columns; none if empty. */
+    private final Map<Integer, Object> seenColumns = new HashMap<>();
+
     private int inserts;
     private int finds;
     private int openConnections;
 
-    /** A datasource whose claim INSERT answers with {@code insert} and whose lookup finds no row. */
+    /**
+     * A datasource whose claim answers with {@code insert} and whose lookup finds no row. Where the dialect's claim
+     * is a query (PostgreSQL), its row says claimed or taken as {@code insert} does, and holds {@link #seenColumns}.
+     */
     private DataSource dataSource(SqlDialect dialect, InsertAnswer insert) {
+        Map<String, SqlStatement> claims = new HashMap<>();
+        for (SqlStatement statement : List.of(dialect.claimStatement(), dialect.claimWithoutWaitingStatement())) {
+            claims.put(statement.jdbc(), statement);
+            dialect.claimReturningCommittedStatement(statement).ifPresent(query -> claims.put(query.jdbc(), query));
+        }
+        List<String> claimParameters = new ArrayList<>();
         Map<String, StrictProxy.Answer> claimAnswers = new HashMap<>();
-        PreparedStatement[] claim = new PreparedStatement[1];
         claimAnswers.put("setString", args -> {
-            parameters.put((Integer) args[0], args[1]);
+            parameters.put(claimParameters.get((Integer) args[0] - 1), args[1]);
             return null;
         });
         claimAnswers.put("setLong", args -> {
-            parameters.put((Integer) args[0], args[1]);
+            parameters.put(claimParameters.get((Integer) args[0] - 1), args[1]);
             return null;
         });
         claimAnswers.put("setQueryTimeout", args -> {
@@ -56,8 +73,12 @@ class RequestResultStoreTest {
             inserts++;
             return insert.rows();
         });
+        claimAnswers.put("executeQuery", args -> {
+            inserts++;
+            return claimRow(insert.rows());
+        });
         claimAnswers.put("close", args -> null);
-        claim[0] = proxies.of(PreparedStatement.class, claimAnswers);
+        PreparedStatement claim = proxies.of(PreparedStatement.class, claimAnswers);
 
         ResultSet noRow = proxies.of(ResultSet.class, Map.of("next", args -> false, "close", args -> null));
         Map<String, StrictProxy.Answer> selectAnswers = new HashMap<>();
@@ -76,8 +97,10 @@ class RequestResultStoreTest {
 
         Map<String, StrictProxy.Answer> connectionAnswers = new HashMap<>();
         connectionAnswers.put("prepareStatement", args -> {
-            if (args[0].equals(dialect.claimStatement().jdbc())) {
-                return claim[0];
+            if (claims.containsKey(args[0])) {
+                claimParameters.clear();
+                claimParameters.addAll(claims.get(args[0]).parameters());
+                return claim;
             }
             assertEquals(dialect.selectRequestResultStatement().jdbc(), args[0]);
             return select;
@@ -91,6 +114,27 @@ class RequestResultStoreTest {
             openConnections++;
             return connection;
         }));
+    }
+
+    /** The one row of a claim that is a query: {@code claimed} from the rows inserted, the seen record's columns. */
+    private ResultSet claimRow(int inserted) {
+        Map<String, StrictProxy.Answer> answers = new HashMap<>();
+        Object[] last = new Object[1];
+        StrictProxy.Answer column = args -> {
+            last[0] = args[0].equals("claimed") ? Integer.valueOf(inserted) : seenColumns.get(args[0]);
+            return last[0];
+        };
+        answers.put("next", args -> true);
+        answers.put("getString", column);
+        answers.put("getBytes", column);
+        answers.put("getTimestamp", column);
+        answers.put("getInt", args -> {
+            Object value = column.answer(args);
+            return value == null ? 0 : value;
+        });
+        answers.put("wasNull", args -> last[0] == null);
+        answers.put("close", args -> null);
+        return proxies.of(ResultSet.class, answers);
     }
 
     private RequestResultStore store(InsertAnswer insert) {
@@ -127,8 +171,50 @@ class RequestResultStoreTest {
                 store(() -> 1).claim(ID, "{\"canonical\":true}", Duration.ofHours(24), Duration.ofSeconds(10));
 
         assertInstanceOf(ClaimOutcome.Claimed.class, outcome);
-        assertEquals(Map.of(1, "alice", 2, "debit:v1", 3, "key-1", 4, "{\"canonical\":true}", 5, 86_400L), parameters);
+        assertEquals(
+                Map.of(
+                        "scope",
+                        "alice",
+                        "operation",
+                        "debit:v1",
+                        "requestKey",
+                        "key-1",
+                        "request",
+                        "{\"canonical\":true}",
+                        "retentionSeconds",
+                        86_400L),
+                parameters);
         assertEquals(List.of(10), queryTimeouts);
+        assertEquals(0, finds);
+    }
+
+    @Test
+    void recordCommittedBeforeTheClaimIsReplayedFromTheClaimItselfWithoutASeparateRead() {
+        // PostgreSQL's claim is a query that also returns a record committed before it began.
+        Instant createdAt = Instant.parse("2026-12-01T10:00:00Z");
+        seenColumns.put(1, "{\"canonical\":true}");
+        seenColumns.put(2, 201);
+        seenColumns.put(3, "{\"Location\":[\"/debits/7\"],\":writer-charset\":[\"UTF-8\"]}");
+        seenColumns.put(4, "done".getBytes(StandardCharsets.UTF_8));
+        seenColumns.put(5, Timestamp.from(createdAt.plus(Duration.ofHours(24))));
+        seenColumns.put(6, Timestamp.from(createdAt));
+
+        for (Duration maxWait : List.of(Duration.ofSeconds(10), Duration.ZERO)) {
+            ClaimOutcome outcome = store(() -> 0).claim(ID, "{\"canonical\":true}", Duration.ofHours(24), maxWait);
+
+            StoredRecord record = assertInstanceOf(ClaimOutcome.Existing.class, outcome, maxWait.toString())
+                    .record();
+            assertEquals(ID, record.id());
+            assertEquals("{\"canonical\":true}", record.request());
+            assertEquals(201, record.response().status());
+            assertEquals(
+                    Map.of("Location", List.of("/debits/7")), record.response().headers());
+            assertEquals("UTF-8", record.response().writerCharset());
+            assertEquals("done", new String(record.response().body(), StandardCharsets.UTF_8));
+            assertEquals(createdAt, record.createdAt());
+            assertEquals(createdAt.plus(Duration.ofHours(24)), record.expiresAt());
+        }
+        assertEquals(2, inserts);
         assertEquals(0, finds);
     }
 

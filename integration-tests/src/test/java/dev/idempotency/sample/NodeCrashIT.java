@@ -66,7 +66,7 @@ class NodeCrashIT extends SampleContainerTest {
         await(
                 "the duplicate waiting on the key",
                 () -> Database.count("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                        + " AND query LIKE 'INSERT INTO request_result%'"));
+                        + " AND query LIKE 'WITH claim AS (INSERT INTO request_result%'"));
 
         long killed = System.nanoTime();
         doomedNode.kill();

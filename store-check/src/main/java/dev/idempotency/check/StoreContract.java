@@ -39,9 +39,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The promises the filter's SQL must keep on an engine, each checked against the real database with real
  * concurrency on separate connections and local transactions: the claim, a duplicate that waits and then sees
- * the winner, the wait bound, a winner that rolls back, completion and replay, byte-wise key equality, the key
- * check, expiry, purge, erasure, rollout switches, counters, and the consumer's claim. It drives the filter's own
- * store classes and dialect, so what passes here is what the filter runs.
+ * the winner, the wait bound, a winner that rolls back, completion and replay, the statements a replay costs,
+ * byte-wise key equality, the key check, expiry, purge, erasure, rollout switches, counters, and the consumer's
+ * claim. It drives the filter's own store classes and dialect, so what passes here is what the filter runs.
  *
  * <p>Every row it writes is under this run's own names, which it deletes at the end, so it can run against
  * tables that already hold records. Not thread-safe: one run at a time.
@@ -71,6 +71,8 @@ final class StoreContract implements AutoCloseable {
     private final RequestResultStore records;
     private final ProcessedMessageStore messages;
     private final CounterStore counters;
+    /** Counts the statements {@link #records} runs. */
+    private final StatementCounter statements = new StatementCounter();
     /** This run's prefix for every scope, subscriber and operation it writes. */
     private final String run = "store-check-" + UUID.randomUUID().toString().substring(0, 8);
 
@@ -79,7 +81,7 @@ final class StoreContract implements AutoCloseable {
     StoreContract(LocalTransactions transactions, SqlDialect dialect) {
         this.transactions = transactions;
         this.dialect = dialect;
-        this.records = new RequestResultStore(transactions, dialect);
+        this.records = new RequestResultStore(statements.counting(transactions), dialect);
         this.messages = new ProcessedMessageStore(transactions, dialect);
         this.counters = new CounterStore(transactions, dialect);
     }
@@ -87,6 +89,9 @@ final class StoreContract implements AutoCloseable {
     static List<Check> checks() {
         return List.of(
                 new Check("a claim commits and a retry replays its response", StoreContract::claimThenReplay),
+                new Check(
+                        "a retry is one statement where the engine's claim returns a record committed before it",
+                        StoreContract::replayCostsWhatTheDialectSays),
                 new Check("a duplicate waits for the winner, then sees its record", StoreContract::duplicateWaits),
                 new Check("a duplicate gives up at its wait bound", StoreContract::duplicateGivesUp),
                 new Check(
@@ -119,6 +124,27 @@ final class StoreContract implements AutoCloseable {
         String key = key();
         expect("claimed", claim(id(key), "first", 0, true, WAIT), "the first claim");
         expect("existing first 200 done:" + key, claim(id(key), "first", 0, true, WAIT), "the retry");
+    }
+
+    /**
+     * The claim that also returns a record committed before it began ({@link
+     * SqlDialect#claimReturningCommittedStatement}) answers a retry alone; elsewhere the claim finds the key taken
+     * and a second statement reads the record. Both claims: the one that waits and the one that does not.
+     */
+    private void replayCostsWhatTheDialectSays() throws Exception {
+        String key = key();
+        expect("claimed", claim(id(key), "first", 0, true, WAIT), "the first claim");
+        for (Duration maxWait : List.of(WAIT, Duration.ZERO)) {
+            SqlStatement claim = maxWait.isZero() ? dialect.claimWithoutWaitingStatement() : dialect.claimStatement();
+            int expected = dialect.claimReturningCommittedStatement(claim).isPresent() ? 1 : 2;
+            String[] answer = new String[1];
+            int ran = statements.during(() -> answer[0] = claim(id(key), "first", 0, true, maxWait));
+            String retry = "the retry waiting at most " + maxWait;
+            expect("existing first 200 done:" + key, answer[0], retry);
+            if (ran != expected) {
+                throw new Broken(retry + " ran " + ran + " statements, not " + expected);
+            }
+        }
     }
 
     private void duplicateWaits() throws Exception {
