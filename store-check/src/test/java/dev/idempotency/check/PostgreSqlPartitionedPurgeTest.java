@@ -43,6 +43,9 @@ class PostgreSqlPartitionedPurgeTest {
 
     private String url;
     private String schema;
+    /** A second schema, off the search path, that holds one partition. */
+    private String elsewhere;
+
     private LocalTransactions transactions;
     private RequestResultStore records;
 
@@ -50,7 +53,9 @@ class PostgreSqlPartitionedPurgeTest {
     void scratchSchema() throws Exception {
         url = Databases.postgresUrl();
         schema = "partitioned_" + UUID.randomUUID().toString().substring(0, 8);
+        elsewhere = schema + "_elsewhere";
         Databases.execute(url, "postgres", "postgres", "CREATE SCHEMA " + schema);
+        Databases.execute(url, "postgres", "postgres", "CREATE SCHEMA " + elsewhere);
         transactions = new LocalTransactions(
                 () -> DriverManager.getConnection(url, "postgres", "postgres"), POSTGRESQL, schema);
         records = new RequestResultStore(transactions, POSTGRESQL);
@@ -58,16 +63,19 @@ class PostgreSqlPartitionedPurgeTest {
 
     @AfterEach
     void dropScratchSchema() throws Exception {
-        Databases.execute(url, "postgres", "postgres", "DROP SCHEMA " + schema + " CASCADE");
+        Databases.execute(url, "postgres", "postgres", "DROP SCHEMA " + schema + ", " + elsewhere + " CASCADE");
     }
 
     @Test
     void purgesExactlyTheExpiredRecordsOfEveryPartition() throws Exception {
         execute(PARTITIONED_TABLE);
-        for (int remainder = 0; remainder < 3; remainder++) {
+        for (int remainder = 0; remainder < 2; remainder++) {
             execute("CREATE TABLE request_result_p" + remainder + " PARTITION OF request_result"
                     + " FOR VALUES WITH (MODULUS 4, REMAINDER " + remainder + ") WITH (fillfactor = 70)");
         }
+        // A partition outside the search path: the purge must name it with its schema.
+        execute("CREATE TABLE " + elsewhere + ".request_result_p2 PARTITION OF request_result"
+                + " FOR VALUES WITH (MODULUS 4, REMAINDER 2) WITH (fillfactor = 70)");
         // A partition split again: its own children are the leaves, and ctids repeat in them too.
         execute("CREATE TABLE request_result_p3 PARTITION OF request_result"
                 + " FOR VALUES WITH (MODULUS 4, REMAINDER 3) PARTITION BY HASH (request_key)");
@@ -100,6 +108,9 @@ class PostgreSqlPartitionedPurgeTest {
         assertEquals(live, left, "the records left are exactly the live ones");
         assertEquals(expired, deleted, "records deleted");
         assertEquals(5, purges.size(), "one statement per leaf partition: " + purges);
+        assertTrue(
+                purges.stream().anyMatch(purge -> purge.toString().contains(elsewhere + ".request_result_p2")),
+                "the partition off the search path is named with its schema: " + purges);
     }
 
     @Test
