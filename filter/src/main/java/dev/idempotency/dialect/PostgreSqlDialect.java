@@ -1,6 +1,11 @@
 package dev.idempotency.dialect;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -58,12 +63,42 @@ final class PostgreSqlDialect extends SqlDialect {
     }
 
     /**
-     * ctid picks the rows the index on expires_at found; SKIP LOCKED lets several nodes purge at once, and
-     * never makes a purge wait for a retry that holds a row (that retry then replays it).
+     * On a table as {@code postgresql.sql} makes it: ctid picks the rows the index on expires_at found; SKIP LOCKED
+     * lets several nodes purge at once, and never makes a purge wait for a retry that holds a row (that retry then
+     * replays it). Wrong on a partitioned table, where the store runs {@link #purgeExpiredRequestsStatements}.
      */
     @Override
     public SqlStatement purgeExpiredRequestsStatement() {
-        return SqlStatement.of("DELETE FROM request_result WHERE ctid = ANY (ARRAY(SELECT ctid FROM request_result"
+        return purgeExpiredRequestsFrom("request_result");
+    }
+
+    /**
+     * One statement per leaf partition of a partitioned {@code request_result}, naming the partition in both the
+     * DELETE and its SELECT: a ctid is a place in one partition's heap, so on the parent {@code ctid = ANY (...)}
+     * would delete the rows at the same places in every other partition, expired or not. A table that is not
+     * partitioned has no leaves ({@code pg_partition_tree} lists nothing for it) and keeps the one statement.
+     */
+    @Override
+    public List<SqlStatement> purgeExpiredRequestsStatements(Connection connection, int waitSeconds)
+            throws SQLException {
+        List<SqlStatement> purges = new ArrayList<>();
+        // The name resolves on the search path, as the purge's own statements do; regclass prints each leaf
+        // quoted where it must be, and with its schema where the search path does not reach it.
+        try (PreparedStatement leaves = connection.prepareStatement(
+                "SELECT relid::regclass::text FROM pg_partition_tree('request_result') WHERE isleaf")) {
+            // Listing the partitions waits for DDL on them, such as a DETACH PARTITION.
+            leaves.setQueryTimeout(waitSeconds);
+            try (ResultSet leaf = leaves.executeQuery()) {
+                while (leaf.next()) {
+                    purges.add(purgeExpiredRequestsFrom(leaf.getString(1)));
+                }
+            }
+        }
+        return purges.isEmpty() ? List.of(purgeExpiredRequestsStatement()) : List.copyOf(purges);
+    }
+
+    private static SqlStatement purgeExpiredRequestsFrom(String table) {
+        return SqlStatement.of("DELETE FROM " + table + " WHERE ctid = ANY (ARRAY(SELECT ctid FROM " + table
                 + " WHERE expires_at < now() LIMIT :batchSize FOR UPDATE SKIP LOCKED))");
     }
 

@@ -267,9 +267,24 @@ public abstract class SqlDialect {
 
     /**
      * Deletes a bounded batch of records whose {@code expires_at} has passed, without waiting for rows that
-     * another transaction holds. Parameter: {@code :batchSize}.
+     * another transaction holds, from {@code request_result} as the engine's DDL makes it. The store runs {@link
+     * #purgeExpiredRequestsStatements} instead, which also covers a table the DDL did not make. Parameter: {@code
+     * :batchSize}.
      */
     public abstract SqlStatement purgeExpiredRequestsStatement();
+
+    /**
+     * The statements that together reach every expired record of {@code request_result} as the database holds it,
+     * each like {@link #purgeExpiredRequestsStatement()}: the purge runs them one after another, each in batches
+     * until one comes back short. The default is that statement alone, which is right wherever it names a row
+     * uniquely across the whole table; PostgreSQL's is not on a partitioned table, and gets one per partition.
+     *
+     * @param waitSeconds how long reading the table's layout may wait for a lock
+     */
+    public List<SqlStatement> purgeExpiredRequestsStatements(Connection connection, int waitSeconds)
+            throws SQLException {
+        return List.of(purgeExpiredRequestsStatement());
+    }
 
     /**
      * Records a processed message unless the subscriber already has it; affects one row or none, like the

@@ -1,6 +1,7 @@
 package dev.idempotency.runtime;
 
 import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.dialect.SqlStatement;
 import dev.idempotency.store.RequestResultStore;
 import dev.idempotency.tx.JtaTransaction;
 import java.util.logging.Level;
@@ -9,8 +10,9 @@ import javax.sql.DataSource;
 
 /**
  * Deletes expired {@code request_result} rows, on the container's scheduler: in bounded batches, each in a
- * short transaction of its own, so a purge never holds many locks or a long transaction. Only rows whose
- * {@code expires_at} has passed are touched: a record is deleted only after every retry it promised is over.
+ * short transaction of its own, so a purge never holds many locks or a long transaction; on a partitioned table,
+ * one partition after another. Only rows whose {@code expires_at} has passed are touched: a record is deleted
+ * only after every retry it promised is over.
  *
  * <p>Thread-safe; the scheduler runs one purge at a time.
  */
@@ -31,11 +33,14 @@ final class ExpiredRecordPurge implements Runnable {
     public void run() {
         long total = 0;
         try {
-            int deleted;
-            do {
-                deleted = purgeOneBatch();
-                total += deleted;
-            } while (deleted == batchSize);
+            // A batch that comes back short has emptied its statement's table or partition, not the others.
+            for (SqlStatement purge : transaction.inTransaction(store::expiredRecordPurges)) {
+                int deleted;
+                do {
+                    deleted = purgeOneBatch(purge);
+                    total += deleted;
+                } while (deleted == batchSize);
+            }
         } catch (RuntimeException e) {
             // The next run tries again; nothing is lost by a skipped purge, records only live a little longer.
             LOG.log(Level.WARNING, "purging expired idempotency records failed after " + total + " rows", e);
@@ -47,7 +52,7 @@ final class ExpiredRecordPurge implements Runnable {
         }
     }
 
-    private int purgeOneBatch() {
-        return transaction.inTransaction(() -> store.purgeExpired(batchSize));
+    private int purgeOneBatch(SqlStatement purge) {
+        return transaction.inTransaction(() -> store.purgeExpired(purge, batchSize));
     }
 }

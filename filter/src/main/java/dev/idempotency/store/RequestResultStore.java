@@ -35,7 +35,7 @@ public final class RequestResultStore {
      */
     private static final String WRITER_CHARSET = ":writer-charset";
 
-    /** A purge batch that cannot finish in this long gives up; nothing is lost, the next run tries again. */
+    /** A purge statement that cannot finish in this long gives up; nothing is lost, the next run tries again. */
     static final int PURGE_STATEMENT_TIMEOUT_SECONDS = 10;
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -208,20 +208,37 @@ public final class RequestResultStore {
     }
 
     /**
-     * Deletes at most {@code maxRows} records whose retention has passed, in the current transaction.
+     * The statements that together purge expired records, to run one after another, each in batches of {@link
+     * #purgeExpired} until one comes back short: one statement, or one per partition of a partitioned PostgreSQL
+     * table. Read in the current transaction, from the table as it is now; a later purge reads it again.
      *
-     * @return how many were deleted; fewer than {@code maxRows} means none are left for now
+     * @throws StoreException if the database could not be read
+     */
+    public List<SqlStatement> expiredRecordPurges() {
+        try (Connection connection = dataSource.getConnection()) {
+            return dialect.purgeExpiredRequestsStatements(connection, PURGE_STATEMENT_TIMEOUT_SECONDS);
+        } catch (SQLException e) {
+            throw failure("reading which statements purge expired records", e);
+        }
+    }
+
+    /**
+     * Deletes at most {@code maxRows} records whose retention has passed with {@code purge}, one of {@link
+     * #expiredRecordPurges()}, in the current transaction.
+     *
+     * @return how many were deleted; fewer than {@code maxRows} means none are left for now where {@code purge}
+     *     reaches
      * @throws StoreException if the database refused the delete
      */
-    public int purgeExpired(int maxRows) {
+    public int purgeExpired(SqlStatement purge, int maxRows) {
         try (Connection connection = dataSource.getConnection();
-                PreparedStatement purge = dialect.purgeExpiredRequestsStatement()
-                        .prepare(connection, Values.of().number("batchSize", maxRows))) {
+                PreparedStatement statement =
+                        purge.prepare(connection, Values.of().number("batchSize", maxRows))) {
             // An engine without SKIP LOCKED for DELETE would wait on a row a retry holds; the next run tries again.
-            purge.setQueryTimeout(PURGE_STATEMENT_TIMEOUT_SECONDS);
-            return purge.executeUpdate();
+            statement.setQueryTimeout(PURGE_STATEMENT_TIMEOUT_SECONDS);
+            return statement.executeUpdate();
         } catch (SQLException e) {
-            throw failure("purging expired records", e);
+            throw failure("purging expired records with " + purge, e);
         }
     }
 

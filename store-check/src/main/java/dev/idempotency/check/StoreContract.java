@@ -299,7 +299,10 @@ final class StoreContract implements AutoCloseable {
                         .timestamp("expiresAt", Timestamp.from(Instant.now().minus(Duration.ofDays(2))))
                         .text("scope", run)
                         .text("key", expired));
-        int deleted = inTransaction(() -> records.purgeExpired(1000));
+        int deleted = 0;
+        for (SqlStatement purge : inTransaction(records::expiredRecordPurges)) {
+            deleted += inTransaction(() -> records.purgeExpired(purge, 1000));
+        }
         if (deleted < 1) {
             throw new Broken("the purge deleted nothing");
         }

@@ -34,11 +34,12 @@ import javax.sql.DataSource;
  *
  * <p>Before filling, it checks on small tables what partitioning does to the filter's own statements: whether
  * a range partition on {@code expires_at} can hold the key, whether each statement still works on hash
- * partitions, and how many rows, and which, one batch of each purge statement deletes. The dialect's purge
- * names rows by ctid, which is unique only within one partition: on a partitioned table it deletes rows it did not
- * pick, expired or not. So on the partitioned table the purge is measured as its corrections: one statement that
- * names each row by (tableoid, ctid), one that names it by primary key (for one slice: its plan is the planner's
- * choice), and the dialect's own statement run on each partition in turn.
+ * partitions, and how many rows, and which, one batch of each purge statement deletes. The dialect's ctid statement
+ * on the whole table names rows by ctid, which is unique only within one partition: on a partitioned table it
+ * deletes rows it did not pick, expired or not. So the filter runs it on each leaf partition in turn
+ * ({@link SqlDialect#purgeExpiredRequestsStatements}), and on the partitioned table the purge is measured as that
+ * and the other corrections: one statement that names each row by (tableoid, ctid), and one that names it by
+ * primary key (for one slice: its plan is the planner's choice).
  *
  * <p>The purges run in slices of two seconds in turn, each until it has run {@code bench.purgeSeconds} (90) or
  * found nothing left, so that the machine's noise slows each alike.
@@ -109,7 +110,7 @@ public final class PartitionBenchmark {
             System.out.println();
             checkRangeOnExpiry(statement);
             checkStatementsOnHashPartitions(postgres, statement, partitions);
-            checkPurges(database, partitions, batch);
+            checkPurges(database, batch);
 
             System.out.printf(
                     "%nFilling each table with %,d records (half expired): INSERT … SELECT generate_series, %,d rows"
@@ -133,7 +134,7 @@ public final class PartitionBenchmark {
             }
 
             requestPath(database, rows, claims);
-            purges(database, partitions, batch, purgeNanos);
+            purges(database, batch, purgeNanos);
 
             System.out.println();
             System.out.println("After the purges (and the request path's claims): is every record that had not"
@@ -226,9 +227,10 @@ public final class PartitionBenchmark {
 
     /**
      * One batch of each purge statement, on freshly filled small tables, against the records that had not
-     * expired: the dialect's statement picks ctids from every partition and deletes each ctid in every partition.
+     * expired: the ctid statement on the whole partitioned table picks ctids from every partition and deletes each
+     * ctid in every partition; the filter's purge runs it on each partition by name, a batch each here.
      */
-    private static void checkPurges(DataSource database, int partitions, int batch) throws SQLException {
+    private static void checkPurges(DataSource database, int batch) throws SQLException {
         try (Connection connection = database.getConnection();
                 Statement statement = connection.createStatement()) {
             create(statement, PLAIN_CHECK, 0);
@@ -239,27 +241,24 @@ public final class PartitionBenchmark {
                     batch, CHECK_ROWS);
             System.out.println("| table | purge statement | records deleted | not-expired records deleted |");
             System.out.println("|---|---|---:|---:|");
-            checkPurge(
-                    connection, PLAIN_CHECK, "the dialect's (ctid)", POSTGRESQL.purgeExpiredRequestsStatement(), batch);
-            checkPurge(
-                    connection,
-                    HASHED_CHECK,
-                    "the dialect's (ctid)",
-                    POSTGRESQL.purgeExpiredRequestsStatement(),
-                    batch);
-            checkPurge(connection, PLAIN_CHECK, "(tableoid, ctid)", PURGE_BY_PARTITION_AND_CTID, batch);
-            checkPurge(connection, HASHED_CHECK, "(tableoid, ctid)", PURGE_BY_PARTITION_AND_CTID, batch);
-            checkPurge(connection, HASHED_CHECK, "primary key", PURGE_BY_KEY, batch);
+            SqlStatement wholeTable = POSTGRESQL.purgeExpiredRequestsStatement();
+            checkPurge(connection, PLAIN_CHECK, "the filter's (ctid)", filtersPurges(database, PLAIN_CHECK), batch);
+            checkPurge(connection, HASHED_CHECK, "the ctid statement on the whole table", List.of(wholeTable), batch);
             checkPurge(
                     connection,
                     HASHED_CHECK,
-                    "the dialect's, on partition p0 (all its expired records)",
-                    onPartition(HASHED_CHECK + ".request_result_p0"),
+                    "the filter's (ctid), a batch on each partition",
+                    filtersPurges(database, HASHED_CHECK),
                     batch);
+            checkPurge(connection, PLAIN_CHECK, "(tableoid, ctid)", List.of(PURGE_BY_PARTITION_AND_CTID), batch);
+            checkPurge(connection, HASHED_CHECK, "(tableoid, ctid)", List.of(PURGE_BY_PARTITION_AND_CTID), batch);
+            checkPurge(connection, HASHED_CHECK, "primary key", List.of(PURGE_BY_KEY), batch);
         }
     }
 
-    private static void checkPurge(Connection connection, String schema, String label, SqlStatement purge, int batch)
+    /** One batch of each of {@code purges}, in turn, on the refilled table. */
+    private static void checkPurge(
+            Connection connection, String schema, String label, List<SqlStatement> purges, int batch)
             throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.execute("SET search_path = " + schema);
@@ -267,7 +266,10 @@ public final class PartitionBenchmark {
             statement.execute(RetentionBenchmark.fillStatement(0, CHECK_ROWS - 1));
             statement.execute("VACUUM ANALYZE request_result");
             long live = single(statement, "SELECT count(*) FROM request_result WHERE expires_at >= now()");
-            int deleted = update(connection, purge, Values.of().number("batchSize", batch));
+            int deleted = 0;
+            for (SqlStatement purge : purges) {
+                deleted += update(connection, purge, Values.of().number("batchSize", batch));
+            }
             long liveDeleted =
                     live - single(statement, "SELECT count(*) FROM request_result WHERE expires_at >= now()");
             System.out.printf("| %s | %s | %,d | %,d |%n", schema, label, deleted, liveDeleted);
@@ -430,21 +432,19 @@ public final class PartitionBenchmark {
      * partitions in their order (its Append scans them so) and the one by partition drains them from the last, so
      * that neither scans past the rows the other deleted until they meet.
      */
-    private static void purges(DataSource database, int partitions, int batch, long budgetNanos) throws SQLException {
+    private static void purges(DataSource database, int batch, long budgetNanos) throws SQLException {
         List<Purge> purges = new ArrayList<>();
         try {
-            SqlStatement today = POSTGRESQL.purgeExpiredRequestsStatement();
-            purges.add(new Purge(database, PLAIN, "the dialect's (ctid), today's", List.of(today), batch, budgetNanos));
+            purges.add(new Purge(
+                    database, PLAIN, "the filter's (ctid)", filtersPurges(database, PLAIN), batch, budgetNanos));
             purges.add(new Purge(
                     database, PLAIN, "(tableoid, ctid)", List.of(PURGE_BY_PARTITION_AND_CTID), batch, budgetNanos));
             purges.add(new Purge(
                     database, HASHED, "(tableoid, ctid)", List.of(PURGE_BY_PARTITION_AND_CTID), batch, budgetNanos));
-            List<SqlStatement> byPartition = new ArrayList<>();
-            for (int i = partitions - 1; i >= 0; i--) {
-                byPartition.add(onPartition(HASHED + ".request_result_p" + i));
-            }
-            purges.add(
-                    new Purge(database, HASHED, "the dialect's, partitions in turn", byPartition, batch, budgetNanos));
+            List<SqlStatement> byPartition = new ArrayList<>(filtersPurges(database, HASHED));
+            Collections.reverse(byPartition);
+            purges.add(new Purge(
+                    database, HASHED, "the filter's (ctid), partitions in turn", byPartition, batch, budgetNanos));
             // Its plan reads the whole table for every batch: one slice shows the rate.
             purges.add(new Purge(database, HASHED, "primary key", List.of(PURGE_BY_KEY), batch, SLICE_NANOS));
             System.out.println();
@@ -467,9 +467,9 @@ public final class PartitionBenchmark {
                         + " (the primary key's: one slice) or nothing left:%n%n",
                 batch, SLICE_NANOS / 1_000_000_000L, budgetNanos / 1_000_000_000L);
         System.out.println("| table | purge statement | batches | records purged | seconds | records per second |"
-                + " to today's | most in one batch |");
+                + " to one table's | most in one batch |");
         System.out.println("|---|---|---:|---:|---:|---:|---:|---:|");
-        double today = purges.get(0).rate();
+        double oneTable = purges.get(0).rate();
         for (Purge purge : purges) {
             System.out.printf(
                     "| %s | %s | %,d | %,d | %.1f | %,.0f | %.2f | %,d |%n",
@@ -479,18 +479,21 @@ public final class PartitionBenchmark {
                     purge.purged,
                     purge.nanos / 1e9,
                     purge.rate(),
-                    purge.rate() / today,
+                    purge.rate() / oneTable,
                     purge.mostInOneBatch);
         }
     }
 
     /**
-     * The dialect's purge on one partition, by its name: within one partition a ctid names one row, so the
-     * filter's statement is correct there.
+     * The filter's purge statements for the table in {@code schema}, read as its store reads them: the one ctid
+     * statement on a plain table, and one per leaf partition on a partitioned one, where a ctid names one row.
      */
-    private static SqlStatement onPartition(String partition) {
-        return SqlStatement.of(
-                POSTGRESQL.purgeExpiredRequestsStatement().toString().replace("request_result", partition));
+    private static List<SqlStatement> filtersPurges(DataSource database, String schema) throws SQLException {
+        try (Connection connection = database.getConnection();
+                Statement statement = connection.createStatement()) {
+            statement.execute("SET search_path = " + schema);
+            return POSTGRESQL.purgeExpiredRequestsStatements(connection, 10);
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.idempotency.PayloadMismatchException;
 import dev.idempotency.RequestInProgressException;
 import dev.idempotency.consumer.ProcessedMessages;
 import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.dialect.SqlStatement;
 import dev.idempotency.store.ClaimOutcome;
 import dev.idempotency.store.RequestResultId;
 import dev.idempotency.store.RequestResultStore;
@@ -33,7 +34,8 @@ import javax.sql.DataSource;
  *   <li>{@code POST claim?scope&operation&key&request&hold&end&wait}: claims, then (when claimed) holds the key
  *       for {@code hold} ms and commits a 200 response {@code done:<key>} ({@code end=commit}) or rolls back;
  *       answers {@code claimed}, {@code existing <request> <status> <body>} or {@code in-progress}.
- *   <li>{@code POST purge?batch}: deletes expired records in one transaction; answers the count.
+ *   <li>{@code POST purge?batch}: deletes expired records in one transaction, a batch with each of the store's purge
+ *       statements; answers the count.
  *   <li>{@code POST message?subscriber&id&payload&hold&end}: the consumer's claim, then (the first time) holds it
  *       for {@code hold} ms and commits ({@code end=commit}, the default) or rolls back; answers {@code first},
  *       {@code redelivery}, {@code mismatch} or {@code in-progress}.
@@ -103,7 +105,11 @@ public class StoreContractServlet extends HttpServlet {
     private String purge(DataSource dataSource, int batch) throws Exception {
         transaction.begin();
         try {
-            int deleted = new RequestResultStore(dataSource, SqlDialect.detect(dataSource)).purgeExpired(batch);
+            RequestResultStore records = new RequestResultStore(dataSource, SqlDialect.detect(dataSource));
+            int deleted = 0;
+            for (SqlStatement purge : records.expiredRecordPurges()) {
+                deleted += records.purgeExpired(purge, batch);
+            }
             transaction.commit();
             return Integer.toString(deleted);
         } finally {
