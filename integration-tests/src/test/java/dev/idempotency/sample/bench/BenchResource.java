@@ -19,7 +19,8 @@ import jakarta.ws.rs.core.Response;
 
 /**
  * Benchmark-only endpoints, added to the benchmark's copies of the sample: the chapter's own function
- * (scenario d), and a payment that writes what a real one does besides the debit (scenario e).
+ * (scenario d), a payment that writes what a real one does besides the debit (scenario e), and an endpoint
+ * that touches no database (the hop benchmark's ceiling).
  */
 @Path("/bench")
 @RequestScoped
@@ -42,6 +43,17 @@ public class BenchResource {
                 .setParameter(3, request.getJsonNumber("amount").longValueExact())
                 .getSingleResult();
         return Response.ok(reply.toString()).build();
+    }
+
+    /**
+     * The same request and a response of the same shape with no database at all: the ceiling that HTTP, JAX-RS
+     * and JSON on this machine leave for any endpoint, a replay included.
+     */
+    @POST
+    @Path("/accounts/{id}/nothing")
+    public Response nothing(@PathParam("id") long id, JsonObject request) {
+        return Response.ok("{\"balance\":" + request.getJsonNumber("amount").longValueExact() + "}")
+                .build();
     }
 
     /** The debit, plus a ledger row and an outbox row, in one transaction. */

@@ -20,7 +20,8 @@ import javax.sql.DataSource;
 
 /**
  * The price of idempotency where it is really deployed: the same three scenarios of {@link LoadBenchmark} (a:
- * the debit not covered, b: a first execution, c: a replay), first with PostgreSQL on loopback, then one network
+ * the debit not covered, b: a first execution, c: a replay), and the same request to an endpoint that touches no
+ * database (the ceiling any endpoint, a replay included, can reach on this machine), first with PostgreSQL on loopback, then one network
  * hop away behind a {@link DelayingProxy} that adds {@code bench.hop} microseconds (500 by default) to every round
  * trip, in one run. The delay is read back: the median of 1,000 {@code SELECT 1} round trips through the proxy
  * minus the same straight to the database. So are the round trips each request costs, counted by the proxy.
@@ -56,7 +57,8 @@ public final class HopBenchmark {
         DataSource database = postgres.getPostgresDatabase();
         Map<String, String> durability = LoadBenchmark.readSettings(database);
         Path coveredWar = LoadBenchmark.benchmarkWar(sampleWar, "sample.war", LoadBenchmark.COVERED_SETTINGS);
-        Path bareWar = LoadBenchmark.benchmarkWar(sampleWar, "bare.war", LoadBenchmark.BARE_SETTINGS);
+        Path bareWar =
+                LoadBenchmark.benchmarkWar(sampleWar, "bare.war", LoadBenchmark.BARE_SETTINGS, BenchResource.class);
         Map<String, Path> wars = Map.of("sample.war", coveredWar, "bare.war", bareWar);
 
         List<Network> networks = new ArrayList<>();
@@ -112,7 +114,13 @@ public final class HopBenchmark {
                         clients,
                         seconds,
                         warmup,
-                        i -> LoadBenchmark.debit(covered, accounts[i], storedKeys[i])));
+                        i -> LoadBenchmark.debit(covered, accounts[i], storedKeys[i])),
+                LoadBenchmark.run("0: no database", clients, seconds, warmup, i -> nothing(bare, accounts[i])));
+    }
+
+    private static Object nothing(Api bare, long account) {
+        return LoadBenchmark.expectOk(
+                bare.post("alice", "api/bench/accounts/" + account + "/nothing", null, "{\"amount\": 1}"));
     }
 
     /** Round trips to the database per request of each scenario, one client at a time, counted by the proxy. */
@@ -169,8 +177,8 @@ public final class HopBenchmark {
         System.out.println();
         System.out.println("| database | clients | a: not covered req/s | b: first execution req/s (b/a) |"
                 + " c: replay req/s (c/a) | p50 a / b / c (ms) | p99 a / b / c (ms) | added per first execution"
-                + " (ms, p50) | added per replay (ms, p50) |");
-        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+                + " (ms, p50) | added per replay (ms, p50) | no database: req/s (to a) |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (Network network : networks) {
             for (int clients : network.results().stream()
                     .map(LoadBenchmark.Result::clients)
@@ -179,9 +187,10 @@ public final class HopBenchmark {
                 LoadBenchmark.Result a = find(network, clients, "a:");
                 LoadBenchmark.Result b = find(network, clients, "b:");
                 LoadBenchmark.Result c = find(network, clients, "c:");
+                LoadBenchmark.Result ceiling = find(network, clients, "0:");
                 System.out.printf(
                         "| %s | %d | %.0f | %.0f (%.2f) | %.0f (%.2f) | %.2f / %.2f / %.2f | %.2f / %.2f / %.2f |"
-                                + " %+.2f | %+.2f |%n",
+                                + " %+.2f | %+.2f | %.0f (%.2f) |%n",
                         network.name(),
                         clients,
                         a.throughput(),
@@ -196,7 +205,9 @@ public final class HopBenchmark {
                         b.p99Micros() / 1000.0,
                         c.p99Micros() / 1000.0,
                         (b.p50Micros() - a.p50Micros()) / 1000.0,
-                        (c.p50Micros() - a.p50Micros()) / 1000.0);
+                        (c.p50Micros() - a.p50Micros()) / 1000.0,
+                        ceiling.throughput(),
+                        ceiling.throughput() / a.throughput());
             }
         }
     }

@@ -244,7 +244,7 @@ public final class LoadBenchmark {
         return expectOk(api.post("alice", "api/bench/accounts/" + account + "/payments", key, "{\"amount\": 1}"));
     }
 
-    private static HttpResponse<String> expectOk(HttpResponse<String> response) {
+    static HttpResponse<String> expectOk(HttpResponse<String> response) {
         if (response.statusCode() != 200) {
             throw new IllegalStateException("request failed: " + response.statusCode() + " " + response.body());
         }
