@@ -448,6 +448,11 @@ final class StoreContract implements AutoCloseable {
     }
 
     private <T> T inTransaction(Callable<T> work) throws Exception {
+        return inTransaction(transactions, work);
+    }
+
+    /** Runs {@code work} in a transaction of its own, committed if it returns, rolled back if it throws. */
+    static <T> T inTransaction(LocalTransactions transactions, Callable<T> work) throws Exception {
         transactions.begin(Optional.empty());
         try {
             T result = work.call();

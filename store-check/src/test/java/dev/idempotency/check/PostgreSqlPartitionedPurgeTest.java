@@ -166,13 +166,6 @@ class PostgreSqlPartitionedPurgeTest {
     }
 
     private <T> T inTransaction(Callable<T> work) throws Exception {
-        transactions.begin(Optional.empty());
-        try {
-            T result = work.call();
-            transactions.commit();
-            return result;
-        } finally {
-            transactions.rollback();
-        }
+        return StoreContract.inTransaction(transactions, work);
     }
 }
