@@ -8,7 +8,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Starts the {@link GaleraCluster} before Arquillian deploys, or, on a machine without its packages, says so in
- * one line of the build's log and aborts the test class: its tests are reported as skipped, never as passed.
+ * one line of the build's log and aborts the test class before any test: none of its tests is run or counted
+ * (Failsafe reports {@code Tests run: 0} for it), never as passed.
  */
 public final class GaleraExtension implements BeforeAllCallback {
     @Override
