@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idempotency.config.Operation;
+import dev.idempotency.core.HeaderScope;
 import dev.idempotency.metrics.OperationCounters;
 import dev.idempotency.metrics.Outcome;
 import dev.idempotency.rollout.KeylessTelemetry;
@@ -65,8 +66,10 @@ import java.util.Optional;
  *       operation is a query parameter because a {@code :} in the path trips some containers' security
  *       checks, WildFly's among them.)
  *   <li>{@code DELETE /admin/idempotency?scope=alice}: erasure; deletes every record of that scope (a
- *       principal's name, or {@code header:<value>}) on every operation, and answers how many. A retry of one
- *       of that caller's earlier requests then runs again. See {@link IdempotencyRecords}.
+ *       principal's name, or {@code header:<value>} with the {@code scope-header} value as the caller sends it)
+ *       on every operation, and answers how many. A header scope is deleted under its digest and under the value
+ *       as earlier releases stored it, and the log line and the answer show only the digest. A retry of one of
+ *       that caller's earlier requests then runs again. See {@link IdempotencyRecords}.
  * </ul>
  *
  * <p>Thread-safe.
@@ -165,11 +168,17 @@ public class IdempotencyAdminServlet extends HttpServlet {
                     request.getRequestURI());
             return;
         }
+        // A caller named by the scope-header is erased by the value the operator knows, and shown only by its
+        // digest: the value can be a credential, so no log line or answer repeats it.
+        Optional<String> headerValue = scope.startsWith(HeaderScope.PREFIX)
+                ? Optional.of(scope.substring(HeaderScope.PREFIX.length()))
+                : Optional.empty();
+        String shown = headerValue.map(runtime.headerScope()::of).orElse(scope);
         int erased;
         try {
-            erased = runtime.eraseScope(scope);
+            erased = headerValue.isPresent() ? runtime.eraseHeaderScope(headerValue.get()) : runtime.eraseScope(scope);
         } catch (RuntimeException e) {
-            log("erasing the records of scope '" + scope + "' failed", e);
+            log("erasing the records of scope '" + shown + "' failed", e);
             ProblemResponse.send(
                     response,
                     Problem.STORE_UNAVAILABLE,
@@ -178,10 +187,10 @@ public class IdempotencyAdminServlet extends HttpServlet {
             return;
         }
         Principal operator = request.getUserPrincipal();
-        log("erased " + erased + " idempotency record(s) of scope '" + scope + "' at the request of "
+        log("erased " + erased + " idempotency record(s) of scope '" + shown + "' at the request of "
                 + (operator == null ? "anonymous" : operator.getName()));
         ObjectNode body = JSON.createObjectNode();
-        body.put("scope", scope);
+        body.put("scope", shown);
         body.put("erased", erased);
         sendJson(response, body);
     }

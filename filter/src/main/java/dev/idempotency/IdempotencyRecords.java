@@ -1,7 +1,9 @@
 package dev.idempotency;
 
+import dev.idempotency.core.HeaderScope;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.store.RequestResultStore;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
@@ -16,25 +18,43 @@ import javax.sql.DataSource;
  *
  * <pre>{@code
  * IdempotencyRecords.in(dataSource).eraseScope(principal.getName());
+ * // a caller named by the scope-header, by the header's value; with the filter's scope-header-key if it has one
+ * IdempotencyRecords.in(dataSource).withScopeHeaderKey(key).eraseHeaderScope(apiKey);
  * }</pre>
  *
  * <p>Thread-safe.
  */
 public final class IdempotencyRecords {
     private final RequestResultStore store;
+    private final HeaderScope headerScope;
 
-    private IdempotencyRecords(RequestResultStore store) {
+    private IdempotencyRecords(RequestResultStore store, HeaderScope headerScope) {
         this.store = store;
-    }
-
-    /** The records on this datasource; its engine is detected once, here. */
-    public static IdempotencyRecords in(DataSource dataSource) {
-        return new IdempotencyRecords(new RequestResultStore(dataSource, SqlDialect.detect(dataSource)));
+        this.headerScope = headerScope;
     }
 
     /**
-     * Deletes every record of {@code scope}: a principal's name, or {@link #headerScope} of a caller that the
-     * {@code scope-header} names.
+     * The records on this datasource; its engine is detected once, here. Header scopes are taken as a filter
+     * without {@code scope-header-key} makes them; see {@link #withScopeHeaderKey}.
+     */
+    public static IdempotencyRecords in(DataSource dataSource) {
+        return new IdempotencyRecords(
+                new RequestResultStore(dataSource, SqlDialect.detect(dataSource)), new HeaderScope(Optional.empty()));
+    }
+
+    /**
+     * The same records, with header scopes made as a filter with this {@code scope-header-key} makes them.
+     *
+     * @param scopeHeaderKey the key's bytes (the setting's Base64, decoded)
+     * @throws IllegalArgumentException if the key is shorter than the setting allows (32 bytes)
+     */
+    public IdempotencyRecords withScopeHeaderKey(byte[] scopeHeaderKey) {
+        return new IdempotencyRecords(store, HeaderScope.keyedWith(scopeHeaderKey));
+    }
+
+    /**
+     * Deletes every record of {@code scope}, as stored: a principal's name, or a header scope ({@link
+     * #headerScope}); for a caller named by the {@code scope-header}, {@link #eraseHeaderScope} takes the value.
      *
      * @return how many records were deleted
      * @throws StoreException if the database refused, or a request of that caller held a record for more
@@ -48,10 +68,35 @@ public final class IdempotencyRecords {
     }
 
     /**
-     * The scope of a caller who is named by the {@code scope-header} rather than a principal: prefixed, so it
-     * never equals a principal's name by accident.
+     * Deletes every record of the caller whose {@code scope-header} carries {@code headerValue}: those under its
+     * digest, and those an earlier release stored under the value as written ({@code header:<value>}).
+     *
+     * @return how many records were deleted
+     * @throws StoreException as {@link #eraseScope} does
+     */
+    public int eraseHeaderScope(String headerValue) {
+        if (headerValue == null || headerValue.isBlank()) {
+            throw new IllegalArgumentException("name the caller to erase: the value of its scope-header");
+        }
+        return headerScope.erasable(headerValue).stream()
+                .mapToInt(store::deleteScope)
+                .sum();
+    }
+
+    /**
+     * The scope a filter without {@code scope-header-key} gives the caller whose {@code scope-header} carries
+     * {@code headerValue}: {@code header:sha256:<base64url>}, never the value itself, and never a principal's name.
      */
     public static String headerScope(String headerValue) {
-        return "header:" + headerValue.trim();
+        return new HeaderScope(Optional.empty()).of(headerValue);
+    }
+
+    /**
+     * The scope a filter with this {@code scope-header-key} gives that caller: {@code header:hmac-sha256:<base64url>}.
+     *
+     * @throws IllegalArgumentException if the key is shorter than the setting allows (32 bytes)
+     */
+    public static String headerScope(String headerValue, byte[] scopeHeaderKey) {
+        return HeaderScope.keyedWith(scopeHeaderKey).of(headerValue);
     }
 }

@@ -1,7 +1,6 @@
 package dev.idempotency.config;
 
 import dev.idempotency.ConfigurationException;
-import java.util.Base64;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -28,7 +27,6 @@ public final class EncryptionKeys {
     public static final EncryptionKeys NONE = new EncryptionKeys(Map.of());
 
     private static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-    private static final String ENVIRONMENT_PREFIX = "env:";
     private static final Set<Integer> AES_KEY_BYTES = Set.of(16, 24, 32);
 
     private final Map<String, SecretKey> keys;
@@ -66,21 +64,7 @@ public final class EncryptionKeys {
     }
 
     private static SecretKey key(String setting, String id, String value, UnaryOperator<String> environment) {
-        String base64 = value;
-        if (value.startsWith(ENVIRONMENT_PREFIX)) {
-            String variable = value.substring(ENVIRONMENT_PREFIX.length());
-            base64 = environment.apply(variable);
-            if (base64 == null) {
-                throw new ConfigurationException(setting + ": the key '" + id + "' names the environment variable "
-                        + variable + ", which is" + " not set");
-            }
-        }
-        byte[] bytes;
-        try {
-            bytes = Base64.getDecoder().decode(base64.trim());
-        } catch (IllegalArgumentException e) {
-            throw new ConfigurationException(setting + ": the key '" + id + "' is not valid Base64");
-        }
+        byte[] bytes = Setting.base64Secret(setting + ": the key '" + id + "'", value, environment);
         if (!AES_KEY_BYTES.contains(bytes.length)) {
             throw new ConfigurationException(setting + ": the key '" + id + "' has " + bytes.length + " bytes; an AES"
                     + " key has 16, 24 or 32 (generate one with 'openssl rand -base64 32')");

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.function.UnaryOperator;
+import javax.crypto.SecretKey;
 
 /**
  * The filter's validated, immutable configuration: a value for every setting of {@link Settings}, given or
@@ -158,6 +159,11 @@ public final class IdempotencyConfig {
      */
     public Optional<String> scopeHeader() {
         return find(Settings.SCOPE_HEADER);
+    }
+
+    /** The key that digests {@code scope-header} values into scopes; empty for a plain SHA-256 digest. */
+    public Optional<SecretKey> scopeHeaderKey() {
+        return find(Settings.SCOPE_HEADER_KEY);
     }
 
     /** The engine named by the {@code database} setting; empty means it is detected from the datasource. */

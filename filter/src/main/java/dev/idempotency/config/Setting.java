@@ -3,6 +3,7 @@ package dev.idempotency.config;
 import dev.idempotency.ConfigurationException;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.Base64;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -19,6 +20,8 @@ import java.util.function.UnaryOperator;
  * @param <T> the type of the setting's value
  */
 public final class Setting<T> {
+    private static final String ENVIRONMENT_PREFIX = "env:";
+
     /** Turns a setting's trimmed text into its value. */
     @FunctionalInterface
     interface Parser<T> {
@@ -164,5 +167,28 @@ public final class Setting<T> {
             }
             return (int) value;
         };
+    }
+
+    /**
+     * The bytes of a secret given in Base64, or named as {@code env:VARIABLE} whose value is the Base64, so that
+     * the secret itself need not sit in a settings file. Messages name {@code what}, never the secret.
+     *
+     * @param what names the secret in messages, such as {@code "scope-header-key"}
+     */
+    static byte[] base64Secret(String what, String text, UnaryOperator<String> environment) {
+        String base64 = text;
+        if (text.startsWith(ENVIRONMENT_PREFIX)) {
+            String variable = text.substring(ENVIRONMENT_PREFIX.length());
+            base64 = environment.apply(variable);
+            if (base64 == null) {
+                throw new ConfigurationException(
+                        what + " names the environment variable " + variable + ", which is not set");
+            }
+        }
+        try {
+            return Base64.getDecoder().decode(base64.trim());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigurationException(what + " is not valid Base64");
+        }
     }
 }

@@ -16,6 +16,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Every setting of the filter, each declared once: its name, format, default, parser and bounds. A new setting
@@ -115,6 +117,24 @@ public final class Settings {
 
     public static final Setting<String> SCOPE_HEADER = Setting.optional(
             "scope-header", "an HTTP header name", "none: a keyed request needs a principal", Settings::header);
+
+    /** An HMAC-SHA-256 key shorter than its output would be the weakest part of the digest (RFC 2104, section 3). */
+    public static final int MIN_SCOPE_HEADER_KEY_BYTES = 32;
+
+    public static final Setting<SecretKey> SCOPE_HEADER_KEY = Setting.<SecretKey>optional(
+                    "scope-header-key",
+                    "the Base64 of at least 32 random bytes, or `env:VARIABLE` naming a variable that holds it",
+                    "none: a `scope-header` value is kept as its plain SHA-256 digest",
+                    (name, text, environment) -> {
+                        byte[] key = Setting.base64Secret(name, text, environment);
+                        if (key.length < MIN_SCOPE_HEADER_KEY_BYTES) {
+                            throw new ConfigurationException(name + " must be at least " + MIN_SCOPE_HEADER_KEY_BYTES
+                                    + " bytes, was " + key.length + " (generate one with 'openssl rand -base64 32')");
+                        }
+                        return new SecretKeySpec(key, "HmacSHA256");
+                    })
+            // Never the key itself: the start-up line says only that one is set.
+            .shownAs(key -> "set");
 
     public static final Setting<String> DATABASE = Setting.optional(
             "database",
@@ -247,6 +267,7 @@ public final class Settings {
             DATASOURCE,
             PERSISTENCE_UNIT,
             SCOPE_HEADER,
+            SCOPE_HEADER_KEY,
             DATABASE,
             UNTESTED_ENGINE,
             SCHEMA,

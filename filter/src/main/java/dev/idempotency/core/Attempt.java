@@ -35,6 +35,25 @@ public record Attempt(
         BooleanSupplier mayReplay,
         boolean waitsForDuplicate,
         Duration lateRetryWindow) {
+    /** An attempt named by its identity's parts, as an entry point that knows no store has them. */
+    public Attempt(
+            String scope,
+            String operation,
+            String key,
+            Supplier<CanonicalRequest> request,
+            Duration retention,
+            BooleanSupplier mayReplay,
+            boolean waitsForDuplicate,
+            Duration lateRetryWindow) {
+        this(
+                new RequestResultId(scope, operation, key),
+                request,
+                retention,
+                mayReplay,
+                waitsForDuplicate,
+                lateRetryWindow);
+    }
+
     /** A plain attempt: a duplicate waits, and a retry after the retention runs again. */
     public Attempt(
             RequestResultId id, Supplier<CanonicalRequest> request, Duration retention, BooleanSupplier mayReplay) {

@@ -50,6 +50,11 @@ public sealed interface Decision<R> {
         IN_PROGRESS,
         /** The database kept aborting the claim to protect its isolation level. */
         TRANSACTION_CONFLICT,
+        /**
+         * The database aborted the transaction while the work ran (a serialization failure or a deadlock in the
+         * work's own statements): nothing was kept, and the same request may well succeed when retried.
+         */
+        WORK_CONFLICT,
         /** The record could not be claimed or read. */
         STORE_UNAVAILABLE,
         /** The record could not be stored, or the transaction did not commit. */

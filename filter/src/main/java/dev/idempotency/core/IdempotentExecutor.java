@@ -12,6 +12,8 @@ import dev.idempotency.store.TransactionConflictException;
 import dev.idempotency.tx.Transaction;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -50,7 +52,18 @@ public final class IdempotentExecutor {
      * @param result the entry point's own view of what ran, handed back in the decision
      * @param toStore the outcome to keep and replay, or empty if it is not one to keep (a failure)
      */
-    public record Ran<R>(R result, Optional<StoredResponse> toStore) {}
+    public record Ran<R>(R result, Optional<StoredResponse> toStore) {
+        /** A final outcome: kept with the work's effects and replayed to every retry within the retention. */
+        public static <R> Ran<R> toKeep(
+                R result, int status, Map<String, List<String>> headers, byte[] body, String writerCharset) {
+            return new Ran<>(result, Optional.of(new StoredResponse(status, headers, body, writerCharset)));
+        }
+
+        /** An outcome not to keep (a failure): its effects are rolled back and the key stays free. */
+        public static <R> Ran<R> notToKeep(R result) {
+            return new Ran<>(result, Optional.empty());
+        }
+    }
 
     private final Transaction transaction;
     private final RequestResultStore store;
@@ -84,7 +97,9 @@ public final class IdempotentExecutor {
      * Runs {@code work} at most once for the attempt's key, or answers with the record an earlier attempt
      * committed. The transaction is rolled back whatever happened, unless it committed.
      *
-     * @throws E what the work threw, after the rollback; the key is then free
+     * @return {@link Decision.Failed} with {@link Decision.Failure#WORK_CONFLICT} if what the work threw was caused
+     *     by the database aborting the transaction to protect its isolation level (read by the store)
+     * @throws E what the work threw otherwise, after the rollback; the key is then free
      */
     public <R, E extends Exception> Decision<R> execute(Attempt attempt, Work<R, E> work) throws E {
         long started = System.nanoTime();
@@ -141,7 +156,16 @@ public final class IdempotentExecutor {
                 if (answered.isPresent()) {
                     return answered.get();
                 }
-                Ran<R> ran = work.run();
+                Ran<R> ran;
+                try {
+                    ran = work.run();
+                } catch (Exception e) {
+                    if (store.abortedToProtectIsolation(e)) {
+                        // The entry point knows no SQL: the database's reason is read here, where the store is.
+                        return new Decision.Failed<>(Decision.Failure.WORK_CONFLICT);
+                    }
+                    throw e;
+                }
                 if (ran.toStore().isEmpty()) {
                     // A failure or a refusal that is not a final outcome: undo its effects, keep the key free.
                     return new Decision.RolledBack<>(ran.result());

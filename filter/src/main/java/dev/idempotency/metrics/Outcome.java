@@ -1,7 +1,5 @@
 package dev.idempotency.metrics;
 
-import dev.idempotency.servlet.Problem;
-
 /**
  * What happened to one request to a covered operation: exactly one value per request, computed by the
  * request path and handed to every {@link OutcomeListener}.
@@ -32,25 +30,5 @@ public enum Outcome {
      * Refused before anything ran: bad input (a malformed key, an oversized or incomplete body, no caller to
      * scope by), or a retry that came after the retention of an operation that refuses late retries: 410.
      */
-    REJECTED;
-
-    /** The outcome of a request the filter answered with {@code problem}. */
-    public static Outcome of(Problem problem) {
-        return switch (problem) {
-            case KEY_REQUIRED -> KEYLESS_REFUSED;
-            case KEY_REUSED -> MISMATCH;
-            case REQUEST_IN_PROGRESS -> IN_PROGRESS;
-            case APPLICATION_FAILED, TRANSACTION_SELF_MANAGED, RESPONSE_TOO_LARGE, ASYNCHRONOUS_RESPONSE -> ROLLED_BACK;
-            case TRANSACTION_CONFLICT, STORE_UNAVAILABLE, COMMIT_FAILED, RECORD_UNREADABLE -> FAILED;
-            case KEY_INVALID,
-                    AUTHENTICATION_REQUIRED,
-                    REQUEST_TOO_LARGE,
-                    REQUEST_INCOMPLETE,
-                    ROLLOUT_MODE_INVALID,
-                    SCOPE_REQUIRED,
-                    REPLAY_FORBIDDEN,
-                    KEY_EXPIRED,
-                    OPERATION_UNKNOWN -> REJECTED;
-        };
-    }
+    REJECTED
 }

@@ -1,8 +1,8 @@
 package dev.idempotency.openapi;
 
 import dev.idempotency.config.Operation;
-import dev.idempotency.servlet.IdempotentRequestHandler;
 import dev.idempotency.servlet.Problem;
+import dev.idempotency.servlet.WireNames;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -40,7 +40,6 @@ public final class OpenApiAdditions {
     /** The media type of the filter's refusals (RFC 9457). */
     static final String PROBLEM_JSON = "application/problem+json";
 
-    private static final String RETRY_AFTER = "Retry-After";
     private static final String PARAMETER_REFERENCE = "#/components/parameters/";
 
     /** What {@link #addTo} did, for the log. */
@@ -196,7 +195,7 @@ public final class OpenApiAdditions {
                 .description("The idempotency key: a new unique value (such as a UUID) for each intended operation,"
                         + " sent unchanged with every retry of it; 1 to 255 printable ASCII characters, bare or as an"
                         + " RFC 8941 string. A retry with the same key and the same request gets the stored response"
-                        + " back, with `" + IdempotentRequestHandler.REPLAYED_HEADER + ": true`, and the operation does"
+                        + " back, with `" + WireNames.REPLAYED_HEADER + ": true`, and the operation does"
                         + " not run again; the same key with a different request gets 422. Keys are scoped by the"
                         + " authenticated caller and by the operation contract, here `" + covered.contract() + "`."
                         + " Whether a request without a key runs depends on the operation's rollout mode, which"
@@ -211,7 +210,7 @@ public final class OpenApiAdditions {
     private static void addStoredResponseHeaders(APIResponse response) {
         addHeaderUnlessDeclared(
                 response,
-                IdempotentRequestHandler.REPLAYED_HEADER,
+                WireNames.REPLAYED_HEADER,
                 OASFactory.createHeader()
                         .description("`true` when this is the stored response of an earlier request with the same key"
                                 + " and the same request, sent again without running the operation; absent from the"
@@ -221,7 +220,7 @@ public final class OpenApiAdditions {
                                 .addEnumeration("true")));
         addHeaderUnlessDeclared(
                 response,
-                IdempotentRequestHandler.EXPIRES_HEADER,
+                WireNames.EXPIRES_HEADER,
                 OASFactory.createHeader()
                         .description("Until when a retry with the same key gets this response back, as an HTTP date"
                                 + " (RFC 9110). Sent with a keyed request's stored response and with every replay.")
@@ -290,7 +289,7 @@ public final class OpenApiAdditions {
                 .addProperty("instance", OASFactory.createSchema().addType(Schema.SchemaType.STRING));
         if (problems.contains(Problem.KEY_REUSED)) {
             body.addProperty(
-                    IdempotentRequestHandler.MISMATCHES_MEMBER,
+                    WireNames.MISMATCHES_MEMBER,
                     OASFactory.createSchema()
                             .addType(Schema.SchemaType.ARRAY)
                             .description("JSON pointers into the canonical request where it differs from the stored"
@@ -303,7 +302,7 @@ public final class OpenApiAdditions {
                         .addMediaType(PROBLEM_JSON, OASFactory.createMediaType().schema(body)));
         if (status == 409 || status == 503) {
             response.addHeader(
-                    RETRY_AFTER,
+                    WireNames.RETRY_AFTER_HEADER,
                     OASFactory.createHeader()
                             .description("Seconds to wait before retrying with the same key and the same request.")
                             .schema(OASFactory.createSchema().addType(Schema.SchemaType.INTEGER)));

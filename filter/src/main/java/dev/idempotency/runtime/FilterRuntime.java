@@ -4,6 +4,9 @@ import dev.idempotency.ConfigurationException;
 import dev.idempotency.config.IdempotencyConfig;
 import dev.idempotency.config.Operation;
 import dev.idempotency.config.SettingsParser;
+import dev.idempotency.core.HeaderScope;
+import dev.idempotency.core.IdempotentExecutor;
+import dev.idempotency.core.RecordEncryption;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.metrics.JmxMetrics;
 import dev.idempotency.metrics.OutcomeListener;
@@ -60,6 +63,7 @@ public final class FilterRuntime {
     private final CounterStore counters;
     private final JtaTransaction transaction;
     private final RequestResultStore records;
+    private final HeaderScope headerScope;
 
     private final String dataSourceOrigin;
 
@@ -89,18 +93,22 @@ public final class FilterRuntime {
         }
         this.transaction = new JtaTransaction(userTransaction);
         this.records = new RequestResultStore(dataSource.dataSource(), dialect);
+        this.headerScope = new HeaderScope(config.scopeHeaderKey());
         this.rolloutModes = new RolloutModes(
                 config.rolloutMode(), config.rolloutRefresh(), transaction, dataSource.dataSource(), dialect);
         this.metrics = new JmxMetrics(
                 contextPath,
                 config.operations().stream().map(Operation::contract).toList());
-        this.handler = new IdempotentRequestHandler(
-                config,
+        OutcomeListener listener = OutcomeListener.all(metrics, new ServerMetrics(contextPath));
+        // The one executor, over the one store: the request path and erasure share them.
+        IdempotentExecutor executor = new IdempotentExecutor(
                 transaction,
-                dataSource.dataSource(),
-                dialect,
-                keylessTelemetry,
-                OutcomeListener.all(metrics, new ServerMetrics(contextPath)));
+                records,
+                new RecordEncryption(config.encryptionKeys(), config.encryptedOperations()),
+                config.lockTimeout(),
+                config.transactionTimeout(),
+                listener);
+        this.handler = new IdempotentRequestHandler(config, executor, headerScope, keylessTelemetry, listener);
         this.counters = new CounterStore(dataSource.dataSource(), dialect);
         this.counterFlush = new CounterFlush(transaction, counters, metrics, keylessTelemetry);
         Optional<ManagedScheduledExecutorService> scheduler = lookup(SCHEDULER, ManagedScheduledExecutorService.class);
@@ -192,6 +200,23 @@ public final class FilterRuntime {
      */
     public int eraseScope(String scope) {
         return transaction.inTransaction(() -> records.deleteScope(scope));
+    }
+
+    /**
+     * Deletes every record of the caller whose {@code scope-header} carries {@code headerValue}, under its digest
+     * and under the value as an earlier release stored it, in one transaction of its own.
+     *
+     * @return how many records were deleted
+     */
+    public int eraseHeaderScope(String headerValue) {
+        return transaction.inTransaction(() -> headerScope.erasable(headerValue).stream()
+                .mapToInt(records::deleteScope)
+                .sum());
+    }
+
+    /** What a {@code scope-header} value becomes as a scope, in this filter: the form logs and answers show. */
+    public HeaderScope headerScope() {
+        return headerScope;
     }
 
     /** This node's outcome counters, also published over JMX. */

@@ -1,25 +1,19 @@
 package dev.idempotency.servlet;
 
-import dev.idempotency.IdempotencyRecords;
 import dev.idempotency.canonical.CanonicalRequest;
 import dev.idempotency.canonical.RequestCanonicalizer;
 import dev.idempotency.config.IdempotencyConfig;
 import dev.idempotency.config.Operation;
 import dev.idempotency.core.Attempt;
 import dev.idempotency.core.Decision;
+import dev.idempotency.core.HeaderScope;
 import dev.idempotency.core.IdempotentExecutor;
-import dev.idempotency.core.RecordEncryption;
 import dev.idempotency.core.RunningExecution;
-import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.metrics.Outcome;
 import dev.idempotency.metrics.OutcomeListener;
 import dev.idempotency.rollout.KeylessTelemetry;
 import dev.idempotency.rollout.RolloutMode;
 import dev.idempotency.rollout.RolloutModes;
-import dev.idempotency.store.RequestResultId;
-import dev.idempotency.store.RequestResultStore;
-import dev.idempotency.store.StoredResponse;
-import dev.idempotency.tx.JtaTransaction;
 import dev.idempotency.tx.TransactionControlAttempt;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -32,13 +26,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
-import javax.sql.DataSource;
 
 /**
  * The request path for one covered operation, in one straight line: key and scope, the buffered body,
@@ -49,15 +41,7 @@ import javax.sql.DataSource;
  * <p>Thread-safe: it holds only immutable configuration; each request's state lives on its own stack.
  */
 public final class IdempotentRequestHandler {
-    public static final String REPLAYED_HEADER = "Idempotent-Replayed";
-
-    /** On stored and replayed responses: until when a retry with the same key gets the stored response. */
-    public static final String EXPIRES_HEADER = "Idempotency-Key-Expires";
-
     private static final Logger LOG = Logger.getLogger(IdempotentRequestHandler.class.getName());
-
-    /** The 422's extension member: JSON pointers into the canonical request, where the two requests differ. */
-    public static final String MISMATCHES_MEMBER = "mismatches";
 
     static final int MAX_SCOPE_HEADER_LENGTH = 255;
 
@@ -68,31 +52,31 @@ public final class IdempotentRequestHandler {
     private final IdempotencyKeyHeader keyHeader;
     private final RequestCanonicalizer canonicalizer = new RequestCanonicalizer();
     private final IdempotentExecutor executor;
+    private final HeaderScope headerScope;
     private final Map<String, Set<String>> replayRoles;
-    private final SqlDialect dialect;
-    private final KeylessTelemetry keylessTelemetry;
+    private final ReplyCatalogue replies;
+    private final KeylessGate keylessGate;
     private final OutcomeListener listener;
 
+    /**
+     * @param executor the runtime's one executor, over its one store and transaction
+     * @param headerScope what a {@code scope-header} value becomes as a scope
+     * @param listener told every request's outcome; the same the executor tells of waits
+     */
     public IdempotentRequestHandler(
             IdempotencyConfig config,
-            JtaTransaction transaction,
-            DataSource dataSource,
-            SqlDialect dialect,
+            IdempotentExecutor executor,
+            HeaderScope headerScope,
             KeylessTelemetry keylessTelemetry,
             OutcomeListener listener) {
         this.config = config;
         this.keyHeader = new IdempotencyKeyHeader(config.keyHeader());
-        this.executor = new IdempotentExecutor(
-                transaction,
-                new RequestResultStore(dataSource, dialect),
-                new RecordEncryption(config.encryptionKeys(), config.encryptedOperations()),
-                config.lockTimeout(),
-                config.transactionTimeout(),
-                listener);
+        this.executor = executor;
+        this.headerScope = headerScope;
         this.replayRoles = config.operations().stream()
                 .collect(Collectors.toUnmodifiableMap(Operation::contract, Operation::replayRoles, (a, b) -> a));
-        this.dialect = dialect;
-        this.keylessTelemetry = keylessTelemetry;
+        this.replies = new ReplyCatalogue(config.keyHeader(), config.maxResponseBodyBytes());
+        this.keylessGate = new KeylessGate(config, keylessTelemetry, replies);
         this.listener = listener;
     }
 
@@ -133,7 +117,9 @@ public final class IdempotentRequestHandler {
         try {
             Optional<String> key = keyHeader.read(request);
             if (key.isEmpty()) {
-                return passKeyless(request, response, chain, operation, rollout);
+                keylessGate.admit(request, response, operation, rollout);
+                chain.doFilter(request, response);
+                return new Reply.PassedThrough(Outcome.KEYLESS_PASSED);
             }
             String scope = scopeOf(request, operation);
             BufferedBodyRequest buffered = BufferedBodyRequest.read(request, config.maxRequestBodyBytes());
@@ -148,7 +134,9 @@ public final class IdempotentRequestHandler {
                     buffered.body(),
                     operation.ignored());
             Attempt attempt = new Attempt(
-                    new RequestResultId(scope, operation.contract(), key.get()),
+                    scope,
+                    operation.contract(),
+                    key.get(),
                     canonical,
                     config.retentionOf(operation),
                     () -> mayReplay(operation, request),
@@ -161,101 +149,17 @@ public final class IdempotentRequestHandler {
                     chain.doFilter(buffered, response);
                     return new Reply.PassedThrough(Outcome.DRAIN_PASSED);
                 }
-                return replyFor(found, operation);
+                return replies.replyFor(found, operation);
             }
             RunningExecution execution = new RunningExecution(attempt.id());
-            return replyFor(
+            return replies.replyFor(
                     executor.execute(
                             attempt, () -> runApplication(operation.contract(), execution, buffered, response, chain)),
                     operation);
         } catch (ProblemException problem) {
-            return new Reply.Refusal(problem);
+            return new Reply.Refusal(
+                    problem.getCause() == null ? problem : afterFailure(operation.contract(), problem));
         }
-    }
-
-    /** The core's decision, as the one reply the client gets. */
-    private Reply replyFor(Decision<CapturedResponse> decision, Operation operation) {
-        String contract = operation.contract();
-        if (decision instanceof Decision.Replayed<CapturedResponse> replayed) {
-            return new Reply.Replay(replayed.record());
-        }
-        if (decision instanceof Decision.Executed<CapturedResponse> executed) {
-            return new Reply.Captured(Outcome.EXECUTED, executed.result(), Optional.of(executed.expiresAt()));
-        }
-        if (decision instanceof Decision.RolledBack<CapturedResponse> rolledBack) {
-            return new Reply.Captured(Outcome.ROLLED_BACK, rolledBack.result(), Optional.empty());
-        }
-        if (decision instanceof Decision.Doomed<CapturedResponse> doomed) {
-            return refusal(
-                    Problem.APPLICATION_FAILED,
-                    "the application answered " + doomed.result().status() + " but its transaction was rolled back,"
-                            + " so nothing of it was kept; retrying with the same key is safe");
-        }
-        if (decision instanceof Decision.Mismatched<CapturedResponse> mismatched) {
-            return new Reply.Refusal(new ProblemException(
-                    Problem.KEY_REUSED,
-                    "this " + config.keyHeader() + " was already used for a different request to " + contract
-                            + " (it differs at " + mismatched.differences() + "); send a new key for a new request,"
-                            + " or resend the original request unchanged",
-                    Map.of(MISMATCHES_MEMBER, mismatched.differences())));
-        }
-        if (decision instanceof Decision.Expired<CapturedResponse> expired) {
-            return refusal(
-                    Problem.KEY_EXPIRED,
-                    "this " + config.keyHeader() + " was used for this request to " + contract + " more than its"
-                            + " retention ago (its outcome was replayed until " + expired.answeredUntil() + "), and "
-                            + contract + " does not run a late retry again; nothing was executed; if you mean a new"
-                            + " request, send it with a new key");
-        }
-        if (decision instanceof Decision.ReplayForbidden<CapturedResponse>) {
-            return refusal(
-                    Problem.REPLAY_FORBIDDEN,
-                    contract + " replays a stored response only to a caller in one of the roles "
-                            + new TreeSet<>(operation.replayRoles())
-                            + "; nothing was executed; ask the service's operators for the role, or for the record"
-                            + " to be erased so the request can run again");
-        }
-        if (decision instanceof Decision.Failed<CapturedResponse> failed) {
-            if (failed.failure() == Decision.Failure.IN_PROGRESS
-                    && operation.concurrency() == Operation.Concurrency.REJECT) {
-                return refusal(
-                        Problem.REQUEST_IN_PROGRESS,
-                        "another request with this key is still being processed, and " + contract + " does not"
-                                + " wait for it; nothing was executed for this one; retry with the same key after the"
-                                + " Retry-After delay to get its outcome");
-            }
-            return refusal(failed.failure());
-        }
-        throw new IllegalStateException("only a DRAIN look-up finds no record: " + decision);
-    }
-
-    private static Reply refusal(Decision.Failure failure) {
-        return switch (failure) {
-            case IN_PROGRESS -> refusal(
-                    Problem.REQUEST_IN_PROGRESS,
-                    "another request with this key is still being processed; nothing was executed for this one;"
-                            + " retry with the same key after the Retry-After delay to get its outcome");
-            case TRANSACTION_CONFLICT -> refusal(
-                    Problem.TRANSACTION_CONFLICT,
-                    "the database kept aborting the claim of this key to protect its isolation level; nothing was"
-                            + " executed; retry with the same key");
-            case STORE_UNAVAILABLE -> refusal(
-                    Problem.STORE_UNAVAILABLE,
-                    "the idempotency record could not be claimed or read, so nothing was executed; retry with the"
-                            + " same key");
-            case COMMIT_FAILED -> refusal(
-                    Problem.COMMIT_FAILED,
-                    "the request could not be committed and nothing of it was kept; retrying with the same key is"
-                            + " safe");
-            case RECORD_UNREADABLE -> refusal(
-                    Problem.RECORD_UNREADABLE,
-                    "the response stored for this key cannot be decrypted, so it is not replayed and the request"
-                            + " is not executed again; report this to the service's operators, quoting the key");
-        };
-    }
-
-    private static Reply refusal(Problem problem, String detail) {
-        return new Reply.Refusal(new ProblemException(problem, detail));
     }
 
     /**
@@ -266,40 +170,6 @@ public final class IdempotentRequestHandler {
     private boolean mayReplay(Operation operation, HttpServletRequest request) {
         Set<String> roles = replayRoles.getOrDefault(operation.contract(), Set.of());
         return roles.isEmpty() || roles.stream().anyMatch(request::isUserInRole);
-    }
-
-    private Reply passKeyless(
-            HttpServletRequest request,
-            HttpServletResponse response,
-            FilterChain chain,
-            Operation operation,
-            RolloutModes.Setting rollout)
-            throws IOException, ServletException, ProblemException {
-        Principal principal = request.getUserPrincipal();
-        keylessTelemetry.count(
-                operation.contract(), principal == null ? null : principal.getName(), request.getHeader("User-Agent"));
-        if (rollout.mode() == RolloutMode.REQUIRED) {
-            throw new ProblemException(
-                    Problem.KEY_REQUIRED,
-                    operation.contract() + " requires an " + config.keyHeader() + " header; send a new unique key"
-                            + " (such as a UUID) per intended operation, and the same key on every retry of it");
-        }
-        if (rollout.mode() == RolloutMode.OPTIONAL) {
-            announceKeylessDeprecation(response, rollout);
-        }
-        chain.doFilter(request, response);
-        return new Reply.PassedThrough(Outcome.KEYLESS_PASSED);
-    }
-
-    /**
-     * Tells keyless clients, in standard headers, that keys will become mandatory: {@code Deprecation} (RFC
-     * 9745) dated when the operation's keys became optional, {@code Sunset} (RFC 8594) when a cut-over is
-     * configured, and a {@code describedby} link to the migration guide.
-     */
-    private void announceKeylessDeprecation(HttpServletResponse response, RolloutModes.Setting rollout) {
-        response.setHeader("Deprecation", "@" + rollout.changedAt().getEpochSecond());
-        config.keylessSunset().ifPresent(sunset -> response.setHeader("Sunset", HttpDates.format(sunset)));
-        config.keylessLink().ifPresent(link -> response.addHeader("Link", "<" + link + ">; rel=\"describedby\""));
     }
 
     /**
@@ -313,22 +183,14 @@ public final class IdempotentRequestHandler {
             return principal.getName();
         }
         if (config.scopeHeader().isEmpty()) {
-            throw new ProblemException(
-                    Problem.AUTHENTICATION_REQUIRED,
-                    operation.contract() + " scopes idempotency keys by the authenticated caller; authenticate and"
-                            + " retry with the same key");
+            throw replies.noCaller(operation.contract());
         }
         String header = config.scopeHeader().get();
         List<String> values = Collections.list(request.getHeaders(header));
         if (values.size() != 1 || values.get(0).isBlank() || values.get(0).length() > MAX_SCOPE_HEADER_LENGTH) {
-            throw new ProblemException(
-                    Problem.AUTHENTICATION_REQUIRED,
-                    operation.contract() + " scopes idempotency keys by the caller named in the " + header
-                            + " header, which must be sent once, non-blank and at most " + MAX_SCOPE_HEADER_LENGTH
-                            + " characters long; send the request through the gateway that sets it, or"
-                            + " authenticate, and retry with the same key");
+            throw replies.noCallerInHeader(operation.contract(), header, MAX_SCOPE_HEADER_LENGTH);
         }
-        return IdempotencyRecords.headerScope(values.get(0));
+        return headerScope.of(values.get(0));
     }
 
     /**
@@ -349,66 +211,51 @@ public final class IdempotentRequestHandler {
             ExposedExecution.during(execution, request, () -> chain.doFilter(request, capture));
         } catch (IOException | ServletException | RuntimeException e) {
             refuseAsynchronous(operation, request);
-            if (dialect.classify(e) == SqlDialect.Failure.TRANSACTION_CONFLICT) {
-                // A serialization failure or deadlock inside the application: nothing is kept, and the same
-                // request may well succeed when retried, so say so with a retryable status.
-                throw new ProblemException(
-                        Problem.TRANSACTION_CONFLICT,
-                        "the database aborted this request's transaction to protect its isolation level; nothing"
-                                + " was kept; retry with the same key");
-            }
-            Optional<String> transactionControl = TransactionControlAttempt.in(e);
-            if (transactionControl.isPresent()) {
-                throw managesItsOwnTransactions(operation, transactionControl.get(), e);
-            }
-            LOG.log(Level.WARNING, operation + " failed and was rolled back", e);
-            throw new ProblemException(
-                    Problem.APPLICATION_FAILED,
-                    "the request failed and nothing of it was kept; retrying with the same key is safe");
+            // With its cause: the core reads a database's reason in it (a conflict is answered as one), and
+            // afterFailure whether the application ran its own transaction.
+            throw replies.applicationFailed(e);
         }
         refuseAsynchronous(operation, request);
         CapturedResponse captured = capture.captured();
         if (captured.overflowed()) {
             // Responses the filter cannot hold whole are rolled back, never stored in part.
-            throw new ProblemException(
-                    Problem.RESPONSE_TOO_LARGE,
-                    "the response of " + operation + " is larger than max-response-body ("
-                            + config.maxResponseBodyBytes() + " bytes), so it could not be stored and nothing was"
-                            + " kept; report this to the service's operators");
+            throw replies.responseTooLarge(operation);
         }
         if (!config.storableStatuses().isStorable(captured.status())) {
-            return new IdempotentExecutor.Ran<>(captured, Optional.empty());
+            return IdempotentExecutor.Ran.notToKeep(captured);
         }
-        return new IdempotentExecutor.Ran<>(
+        return IdempotentExecutor.Ran.toKeep(
                 captured,
-                Optional.of(new StoredResponse(
-                        captured.status(),
-                        captured.headersIn(config.storedHeaders()),
-                        captured.body(),
-                        captured.writerCharset())));
+                captured.status(),
+                captured.headersIn(config.storedHeaders()),
+                captured.body(),
+                captured.writerCharset());
     }
 
     /**
-     * Code that commits, rolls back or begins transactions itself cannot join the filter's transaction, so every
-     * keyed request to it fails the same way; say so precisely, to the client and once to the operators.
+     * The application's failure, once its transaction was rolled back and the core found no database conflict in
+     * it. Code that commits, rolls back or begins transactions itself cannot join the filter's transaction, so
+     * every keyed request to it fails the same way; say so precisely, to the client and once to the operators.
      */
-    private ProblemException managesItsOwnTransactions(String operation, String refusal, Exception failure) {
+    private ProblemException afterFailure(String operation, ProblemException failed) {
+        Throwable failure = failed.getCause();
+        Optional<String> refusal = TransactionControlAttempt.in(failure);
+        if (refusal.isEmpty()) {
+            LOG.log(Level.WARNING, operation + " failed and was rolled back", failure);
+            return failed;
+        }
         if (operationsLoggedAsSelfManaged.add(operation)) {
             LOG.log(
                     Level.SEVERE,
                     operation + " manages its own transactions, which cannot run inside the idempotency filter's"
                             + " JTA transaction, so every keyed request to it fails; the container refused with: "
-                            + refusal + ". Let the code join the container's transaction (no commit, rollback,"
+                            + refusal.get() + ". Let the code join the container's transaction (no commit, rollback,"
                             + " setAutoCommit or UserTransaction.begin), or remove the operation from 'operations'."
                             + " See docs/getting-started.md, 'Applications not shaped like REST resources'"
                             + " (logged once per operation)",
                     failure);
         }
-        return new ProblemException(
-                Problem.TRANSACTION_SELF_MANAGED,
-                operation + " cannot be made idempotent as it is: its code manages its own database transactions"
-                        + " (" + refusal + "), so nothing of this request was kept; retrying will fail the same"
-                        + " way; report this to the service's operators");
+        return replies.managesItsOwnTransactions(operation, refusal.get());
     }
 
     /** Whether startAsync threw (most servlets) or was swallowed (some frameworks), the request is refused. */
@@ -420,9 +267,6 @@ public final class IdempotentRequestHandler {
             LOG.warning(operation + " tried to start asynchronous processing, which an idempotent operation"
                     + " cannot use; such requests are rolled back (logged once per operation)");
         }
-        throw new ProblemException(
-                Problem.ASYNCHRONOUS_RESPONSE,
-                operation + " answers asynchronously, which the idempotency filter cannot store; nothing was"
-                        + " kept; report this to the service's operators");
+        throw replies.asynchronous(operation);
     }
 }

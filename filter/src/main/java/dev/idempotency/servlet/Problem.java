@@ -1,5 +1,7 @@
 package dev.idempotency.servlet;
 
+import dev.idempotency.metrics.Outcome;
+
 /**
  * Every RFC 9457 problem the filter can answer with. The {@code type} URIs are stable API: clients may
  * branch on them. {@code docs/errors.md} lists each with what the client should do.
@@ -49,5 +51,26 @@ public enum Problem {
 
     public String title() {
         return title;
+    }
+
+    /** What a request the filter answered with this problem counts as. */
+    public Outcome outcome() {
+        return switch (this) {
+            case KEY_REQUIRED -> Outcome.KEYLESS_REFUSED;
+            case KEY_REUSED -> Outcome.MISMATCH;
+            case REQUEST_IN_PROGRESS -> Outcome.IN_PROGRESS;
+            case APPLICATION_FAILED, TRANSACTION_SELF_MANAGED, RESPONSE_TOO_LARGE, ASYNCHRONOUS_RESPONSE -> Outcome
+                    .ROLLED_BACK;
+            case TRANSACTION_CONFLICT, STORE_UNAVAILABLE, COMMIT_FAILED, RECORD_UNREADABLE -> Outcome.FAILED;
+            case KEY_INVALID,
+                    AUTHENTICATION_REQUIRED,
+                    REQUEST_TOO_LARGE,
+                    REQUEST_INCOMPLETE,
+                    ROLLOUT_MODE_INVALID,
+                    SCOPE_REQUIRED,
+                    REPLAY_FORBIDDEN,
+                    KEY_EXPIRED,
+                    OPERATION_UNKNOWN -> Outcome.REJECTED;
+        };
     }
 }

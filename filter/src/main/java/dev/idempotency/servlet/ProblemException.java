@@ -19,7 +19,16 @@ public final class ProblemException extends Exception {
 
     /** @param extensions RFC 9457 extension members, each a list of strings, such as {@code mismatches} */
     public ProblemException(Problem problem, String detail, Map<String, List<String>> extensions) {
-        super(detail, null, false, false);
+        this(problem, detail, extensions, null);
+    }
+
+    /** @param cause what made the request fail, for the log and for reading the database's reason in it */
+    public ProblemException(Problem problem, String detail, Throwable cause) {
+        this(problem, detail, Map.of(), cause);
+    }
+
+    private ProblemException(Problem problem, String detail, Map<String, List<String>> extensions, Throwable cause) {
+        super(detail, cause, false, false);
         this.problem = problem;
         this.extensions = Map.copyOf(extensions);
     }

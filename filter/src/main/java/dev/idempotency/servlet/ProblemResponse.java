@@ -40,7 +40,7 @@ public final class ProblemResponse {
         body.put("instance", instance);
         new TreeMap<>(extensions).forEach((name, values) -> values.forEach(body.putArray(name)::add));
         Map<String, List<String>> headers = problem.status() == 409 || problem.status() == 503
-                ? Map.of("Content-Type", List.of(CONTENT_TYPE), "Retry-After", List.of("1"))
+                ? Map.of("Content-Type", List.of(CONTENT_TYPE), WireNames.RETRY_AFTER_HEADER, List.of("1"))
                 : Map.of("Content-Type", List.of(CONTENT_TYPE));
         ResponseWriter.send(response, problem.status(), headers, body.toString().getBytes(StandardCharsets.UTF_8));
     }

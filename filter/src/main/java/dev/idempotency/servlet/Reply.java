@@ -31,8 +31,8 @@ sealed interface Reply {
         public void sendTo(HttpServletResponse response, String instance) throws IOException {
             Map<String, List<String>> headers =
                     new LinkedHashMap<>(record.response().headers());
-            headers.put(IdempotentRequestHandler.REPLAYED_HEADER, List.of("true"));
-            headers.put(IdempotentRequestHandler.EXPIRES_HEADER, List.of(HttpDates.format(record.expiresAt())));
+            headers.put(WireNames.REPLAYED_HEADER, List.of("true"));
+            headers.put(WireNames.EXPIRES_HEADER, List.of(HttpDates.format(record.expiresAt())));
             ResponseWriter.send(
                     response,
                     record.response().status(),
@@ -51,8 +51,7 @@ sealed interface Reply {
         public void sendTo(HttpServletResponse response, String instance) throws IOException {
             // Until when a retry with this key gets this response back (the record's expires_at, give or
             // take the clock difference between this server and the database).
-            expiresAt.ifPresent(
-                    expiry -> response.setHeader(IdempotentRequestHandler.EXPIRES_HEADER, HttpDates.format(expiry)));
+            expiresAt.ifPresent(expiry -> response.setHeader(WireNames.EXPIRES_HEADER, HttpDates.format(expiry)));
             captured.sendTo(response);
         }
     }
@@ -61,7 +60,7 @@ sealed interface Reply {
     record Refusal(ProblemException problem) implements Reply {
         @Override
         public Outcome outcome() {
-            return Outcome.of(problem.problem());
+            return problem.problem().outcome();
         }
 
         @Override

@@ -203,7 +203,8 @@ public final class RequestResultStore {
             delete.setQueryTimeout(PURGE_STATEMENT_TIMEOUT_SECONDS);
             return delete.executeUpdate();
         } catch (SQLException e) {
-            throw failure("erasing the records of scope '" + scope + "'", e);
+            // Not the scope itself: a header scope as written (an old record's) can be a credential.
+            throw failure("erasing the records of a scope", e);
         }
     }
 
@@ -248,6 +249,14 @@ public final class RequestResultStore {
                 .text("scope", id.scope())
                 .text("operation", id.operation())
                 .text("requestKey", id.requestKey());
+    }
+
+    /**
+     * Whether {@code failure} (or its cause) is this database aborting a transaction to protect its isolation
+     * level, a serialization failure or a deadlock: a retry of the same request in a new transaction may succeed.
+     */
+    public boolean abortedToProtectIsolation(Throwable failure) {
+        return dialect.classify(failure) == SqlDialect.Failure.TRANSACTION_CONFLICT;
     }
 
     private RuntimeException failure(String what, SQLException e) {

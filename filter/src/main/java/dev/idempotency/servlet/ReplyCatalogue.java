@@ -1,0 +1,188 @@
+package dev.idempotency.servlet;
+
+import dev.idempotency.config.Operation;
+import dev.idempotency.core.Decision;
+import dev.idempotency.metrics.Outcome;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * Every answer the filter gives a covered request, in one place: the core's {@link Decision} as the one {@link
+ * Reply} the client gets, and each refusal of the request path with its problem and a detail that says what
+ * happened and what to do. Change a reply's words here; {@code docs/errors.md} lists the problems for clients.
+ *
+ * <p>Immutable and thread-safe.
+ */
+final class ReplyCatalogue {
+    private final String keyHeader;
+    private final long maxResponseBodyBytes;
+
+    /**
+     * @param keyHeader the name of the key header, as the details name it
+     * @param maxResponseBodyBytes the {@code max-response-body}, as the detail of a response too large names it
+     */
+    ReplyCatalogue(String keyHeader, long maxResponseBodyBytes) {
+        this.keyHeader = keyHeader;
+        this.maxResponseBodyBytes = maxResponseBodyBytes;
+    }
+
+    /**
+     * The core's decision, as the one reply the client gets.
+     *
+     * @throws IllegalStateException for {@link Decision.NotRecorded}, which the entry point answers by running the
+     *     application itself
+     */
+    Reply replyFor(Decision<CapturedResponse> decision, Operation operation) {
+        String contract = operation.contract();
+        if (decision instanceof Decision.Replayed<CapturedResponse> replayed) {
+            return new Reply.Replay(replayed.record());
+        }
+        if (decision instanceof Decision.Executed<CapturedResponse> executed) {
+            return new Reply.Captured(Outcome.EXECUTED, executed.result(), Optional.of(executed.expiresAt()));
+        }
+        if (decision instanceof Decision.RolledBack<CapturedResponse> rolledBack) {
+            return new Reply.Captured(Outcome.ROLLED_BACK, rolledBack.result(), Optional.empty());
+        }
+        if (decision instanceof Decision.Doomed<CapturedResponse> doomed) {
+            return refusal(
+                    Problem.APPLICATION_FAILED,
+                    "the application answered " + doomed.result().status() + " but its transaction was rolled back,"
+                            + " so nothing of it was kept; retrying with the same key is safe");
+        }
+        if (decision instanceof Decision.Mismatched<CapturedResponse> mismatched) {
+            return new Reply.Refusal(new ProblemException(
+                    Problem.KEY_REUSED,
+                    "this " + keyHeader + " was already used for a different request to " + contract
+                            + " (it differs at " + mismatched.differences() + "); send a new key for a new request,"
+                            + " or resend the original request unchanged",
+                    Map.of(WireNames.MISMATCHES_MEMBER, mismatched.differences())));
+        }
+        if (decision instanceof Decision.Expired<CapturedResponse> expired) {
+            return refusal(
+                    Problem.KEY_EXPIRED,
+                    "this " + keyHeader + " was used for this request to " + contract + " more than its"
+                            + " retention ago (its outcome was replayed until " + expired.answeredUntil() + "), and "
+                            + contract + " does not run a late retry again; nothing was executed; if you mean a new"
+                            + " request, send it with a new key");
+        }
+        if (decision instanceof Decision.ReplayForbidden<CapturedResponse>) {
+            return refusal(
+                    Problem.REPLAY_FORBIDDEN,
+                    contract + " replays a stored response only to a caller in one of the roles "
+                            + new TreeSet<>(operation.replayRoles())
+                            + "; nothing was executed; ask the service's operators for the role, or for the record"
+                            + " to be erased so the request can run again");
+        }
+        if (decision instanceof Decision.Failed<CapturedResponse> failed) {
+            if (failed.failure() == Decision.Failure.IN_PROGRESS
+                    && operation.concurrency() == Operation.Concurrency.REJECT) {
+                return refusal(
+                        Problem.REQUEST_IN_PROGRESS,
+                        "another request with this key is still being processed, and " + contract + " does not"
+                                + " wait for it; nothing was executed for this one; retry with the same key after the"
+                                + " Retry-After delay to get its outcome");
+            }
+            return new Reply.Refusal(failure(failed.failure()));
+        }
+        throw new IllegalStateException("only a DRAIN look-up finds no record: " + decision);
+    }
+
+    private static ProblemException failure(Decision.Failure failure) {
+        return switch (failure) {
+            case IN_PROGRESS -> new ProblemException(
+                    Problem.REQUEST_IN_PROGRESS,
+                    "another request with this key is still being processed; nothing was executed for this one;"
+                            + " retry with the same key after the Retry-After delay to get its outcome");
+            case TRANSACTION_CONFLICT -> new ProblemException(
+                    Problem.TRANSACTION_CONFLICT,
+                    "the database kept aborting the claim of this key to protect its isolation level; nothing was"
+                            + " executed; retry with the same key");
+                // A serialization failure or deadlock inside the application: nothing is kept, and the same request
+                // may well succeed when retried, so say so with a retryable status.
+            case WORK_CONFLICT -> new ProblemException(
+                    Problem.TRANSACTION_CONFLICT,
+                    "the database aborted this request's transaction to protect its isolation level; nothing"
+                            + " was kept; retry with the same key");
+            case STORE_UNAVAILABLE -> new ProblemException(
+                    Problem.STORE_UNAVAILABLE,
+                    "the idempotency record could not be claimed or read, so nothing was executed; retry with the"
+                            + " same key");
+            case COMMIT_FAILED -> new ProblemException(
+                    Problem.COMMIT_FAILED,
+                    "the request could not be committed and nothing of it was kept; retrying with the same key is"
+                            + " safe");
+            case RECORD_UNREADABLE -> new ProblemException(
+                    Problem.RECORD_UNREADABLE,
+                    "the response stored for this key cannot be decrypted, so it is not replayed and the request"
+                            + " is not executed again; report this to the service's operators, quoting the key");
+        };
+    }
+
+    /** A keyless request to an operation in {@code REQUIRED}. */
+    ProblemException keyRequired(String contract) {
+        return new ProblemException(
+                Problem.KEY_REQUIRED,
+                contract + " requires an " + keyHeader + " header; send a new unique key"
+                        + " (such as a UUID) per intended operation, and the same key on every retry of it");
+    }
+
+    /** A keyed request with no principal, and no {@code scope-header} configured to name the caller. */
+    ProblemException noCaller(String contract) {
+        return new ProblemException(
+                Problem.AUTHENTICATION_REQUIRED,
+                contract + " scopes idempotency keys by the authenticated caller; authenticate and"
+                        + " retry with the same key");
+    }
+
+    /** A keyed request with no principal whose {@code scope-header} is missing, repeated, blank or too long. */
+    ProblemException noCallerInHeader(String contract, String header, int maxLength) {
+        return new ProblemException(
+                Problem.AUTHENTICATION_REQUIRED,
+                contract + " scopes idempotency keys by the caller named in the " + header
+                        + " header, which must be sent once, non-blank and at most " + maxLength
+                        + " characters long; send the request through the gateway that sets it, or"
+                        + " authenticate, and retry with the same key");
+    }
+
+    /**
+     * The application threw; {@code cause} travels with the problem so that the core can read a database's
+     * reason in it, and the entry point whether the application ran its own transaction.
+     */
+    ProblemException applicationFailed(Throwable cause) {
+        return new ProblemException(
+                Problem.APPLICATION_FAILED,
+                "the request failed and nothing of it was kept; retrying with the same key is safe",
+                cause);
+    }
+
+    /** The application committed, rolled back or began a transaction itself, which the container refused. */
+    ProblemException managesItsOwnTransactions(String contract, String refusal) {
+        return new ProblemException(
+                Problem.TRANSACTION_SELF_MANAGED,
+                contract + " cannot be made idempotent as it is: its code manages its own database transactions"
+                        + " (" + refusal + "), so nothing of this request was kept; retrying will fail the same"
+                        + " way; report this to the service's operators");
+    }
+
+    /** The application started asynchronous processing. */
+    ProblemException asynchronous(String contract) {
+        return new ProblemException(
+                Problem.ASYNCHRONOUS_RESPONSE,
+                contract + " answers asynchronously, which the idempotency filter cannot store; nothing was"
+                        + " kept; report this to the service's operators");
+    }
+
+    /** The application's response did not fit in {@code max-response-body}. */
+    ProblemException responseTooLarge(String contract) {
+        return new ProblemException(
+                Problem.RESPONSE_TOO_LARGE,
+                "the response of " + contract + " is larger than max-response-body (" + maxResponseBodyBytes
+                        + " bytes), so it could not be stored and nothing was kept; report this to the service's"
+                        + " operators");
+    }
+
+    private static Reply refusal(Problem problem, String detail) {
+        return new Reply.Refusal(new ProblemException(problem, detail));
+    }
+}
