@@ -449,6 +449,47 @@ class SettingsParserTest {
         assertRefused(with("scope-header", "X User"), "scope-header", "X User");
     }
 
+    // scope-header-key
+
+    @Test
+    void scopeHeaderKeyIsUnsetByDefault() {
+        IdempotencyConfig config = SettingsParser.parse(with("scope-header", "Authorization"));
+
+        assertEquals(Optional.empty(), config.scopeHeaderKey());
+        assertTrue(
+                config.toString()
+                        .contains(
+                                "scope-header-key=none: a scope-header value is kept as its plain" + " SHA-256 digest"),
+                config.toString());
+    }
+
+    @Test
+    void readsScopeHeaderKeyFromBase64OrTheEnvironmentAndNeverShowsIt() {
+        String base64 = "S2V5".repeat(11); // 33 bytes
+        IdempotencyConfig given = SettingsParser.parse(with("scope-header-key", " " + base64 + " "));
+        IdempotencyConfig named = SettingsParser.parse(
+                with("scope-header-key", "env:SCOPE_KEY"), variable -> variable.equals("SCOPE_KEY") ? base64 : null);
+
+        assertEquals(33, given.scopeHeaderKey().orElseThrow().getEncoded().length);
+        assertEquals("HmacSHA256", given.scopeHeaderKey().orElseThrow().getAlgorithm());
+        assertEquals(given.scopeHeaderKey(), named.scopeHeaderKey());
+        assertTrue(given.toString().contains("scope-header-key=set"), given.toString());
+        assertFalse(given.toString().contains("S2V5"), given.toString());
+    }
+
+    @Test
+    void refusesAScopeHeaderKeyThatIsShortNotBase64OrAnUnsetVariable() {
+        assertRefused(
+                with("scope-header-key", "A".repeat(22) + "=="),
+                "scope-header-key must be at least 32 bytes",
+                "was 16",
+                "openssl rand -base64 32");
+        assertRefused(with("scope-header-key", "not base64!"), "scope-header-key is not valid Base64");
+        assertRefused(
+                with("scope-header-key", "env:NOT_SET"),
+                "scope-header-key names the environment variable" + " NOT_SET, which is not set");
+    }
+
     @Test
     void theStartUpLineShowsDefaultsInWordsAndKeysByIdOnly() {
         Map<String, String> settings = new HashMap<>();

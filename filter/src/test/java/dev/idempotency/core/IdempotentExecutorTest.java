@@ -156,6 +156,38 @@ class IdempotentExecutorTest {
     }
 
     @Test
+    void workTheDatabaseAbortsToProtectItsIsolationFailsAsAConflictAndLeavesTheKeyFree() throws Exception {
+        // As an application or its framework throws it: the driver's serialization failure as a cause.
+        IdempotentExecutor.Work<String, IllegalStateException> aborted = () -> {
+            try {
+                work("k12", true, 0).run();
+            } catch (SQLException e) {
+                throw new AssertionError(e);
+            }
+            throw new IllegalStateException(
+                    "could not execute statement", new SQLException("could not serialize access", "40001"));
+        };
+
+        Decision<String> decision = executor.execute(attempt("k12", "100"), aborted);
+
+        assertEquals(
+                Decision.Failure.WORK_CONFLICT,
+                assertInstanceOf(Decision.Failed.class, decision).failure());
+        assertEquals(0, effects("k12"));
+        assertEquals(0, records("k12"));
+        assertInstanceOf(Decision.Executed.class, executor.execute(attempt("k12", "100"), work("k12", true, 0)));
+    }
+
+    @Test
+    void workThatFailsForAnotherDatabaseReasonThrowsWhatItThrew() {
+        IdempotentExecutor.Work<String, SQLException> duplicate = () -> {
+            throw new SQLException("duplicate key", "23505");
+        };
+
+        assertThrows(SQLException.class, () -> executor.execute(attempt("k13", "100"), duplicate));
+    }
+
+    @Test
     void aCallerWhoMayNotSeeTheRecordIsRefusedAndNothingRuns() throws Exception {
         executor.execute(attempt("k6", "100"), work("k6", true, 0));
         Attempt revoked =
