@@ -28,7 +28,11 @@ public interface IdempotentExecution {
     /** The request attribute that holds the execution while the application runs. */
     String REQUEST_ATTRIBUTE = "dev.idempotency.IdempotentExecution";
 
-    /** The scope the key belongs to: the authenticated caller (or the trusted gateway's header, prefixed). */
+    /**
+     * The scope the key belongs to: the authenticated caller's name, or for a caller named by the {@code scope-header}
+     * the digest of its value ({@code header:sha256:...}, or {@code header:hmac-sha256:...} with a {@code
+     * scope-header-key}), never the value itself.
+     */
     String scope();
 
     /** The operation contract, such as {@code debit:v1}. */

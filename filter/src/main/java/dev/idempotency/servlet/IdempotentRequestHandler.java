@@ -38,6 +38,10 @@ import java.util.stream.Collectors;
  * record or run the application, store its final response and commit. Every path ends in one {@link Reply},
  * written once after the transaction has ended, and one {@link Outcome} for the listeners.
  *
+ * <p>It only adapts HTTP to the core and back: the {@link IdempotentExecutor} it is given decides (and reads the
+ * database's errors), the {@link ReplyCatalogue} holds every answer and its words, and keyless requests pass the
+ * {@link KeylessGate}. It knows no SQL and no store.
+ *
  * <p>Thread-safe: it holds only immutable configuration; each request's state lives on its own stack.
  */
 public final class IdempotentRequestHandler {
@@ -174,8 +178,8 @@ public final class IdempotentRequestHandler {
 
     /**
      * Keys are scoped by the authenticated caller; an anonymous caller must never share a scope. Without a
-     * container principal, the {@code scope-header} a trusted gateway sets is the caller's identity, prefixed
-     * so that it can never name the same scope as a principal.
+     * container principal, the {@code scope-header} a trusted gateway sets is the caller's identity, kept only
+     * as its digest ({@link HeaderScope}): the value can be a credential.
      */
     private String scopeOf(HttpServletRequest request, Operation operation) throws ProblemException {
         Principal principal = request.getUserPrincipal();
