@@ -100,7 +100,7 @@ public final class FilterRuntime {
                 contextPath,
                 config.operations().stream().map(Operation::contract).toList());
         OutcomeListener listener = OutcomeListener.all(metrics, new ServerMetrics(contextPath));
-        // The one executor, over the one store: the request path and erasure share them.
+        // The one executor, over the one store that erasure uses too.
         IdempotentExecutor executor = new IdempotentExecutor(
                 transaction,
                 records,
