@@ -5,16 +5,15 @@ import dev.idempotency.canonical.IgnoredParts;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.Collections;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.StringJoiner;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,29 +28,17 @@ import java.util.regex.Pattern;
  * @param method the upper-case HTTP method, never GET, HEAD, OPTIONS or TRACE
  * @param path the path template, relative to the context path
  * @param contract the operation contract, {@code name:version}
- * @param retention how long this operation's records are kept, or {@code null} for the {@code retention}
- *     setting
- * @param encrypted whether its stored requests and response bodies are sealed with {@code encryption-keys}
- * @param replayRoles the roles of which a caller must hold one, at the time of the retry, to get a stored
- *     response replayed; empty for no such check
  * @param conditions request parameters the operation requires, name to value, such as {@code action=buy} for
  *     one action of a front controller; empty for every request to the path
- * @param concurrency what a duplicate of a request still in flight gets: a wait for its outcome, or 409 at once
- * @param ignored the parts of the canonical request left out of the comparison ({@link IgnoredParts}), such as
- *     {@code /body/json/requestedAt}; empty for none
- * @param afterExpiry what a retry gets after the record's retention: a new execution, or a refusal
+ * @param options the value of every option in {@link OperationOptions#ALL}, its default where the entry does not
+ *     give it; read them with {@link #option} or the accessors below
  */
 public record Operation(
         String method,
         PathTemplate path,
         String contract,
-        Duration retention,
-        boolean encrypted,
-        Set<String> replayRoles,
         SortedMap<String, String> conditions,
-        Concurrency concurrency,
-        List<String> ignored,
-        AfterExpiry afterExpiry) {
+        Map<OperationOption<?>, Object> options) {
     /** What a duplicate of a request still in flight gets ({@code concurrent=}). */
     public enum Concurrency {
         /** It waits for the first, up to {@code lock-timeout}, then replays its outcome: the default. */
@@ -70,31 +57,25 @@ public record Operation(
 
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
     private static final Pattern METHOD = Pattern.compile("[A-Z]+");
-    private static final String RETENTION = "retention=";
-    private static final String ENCRYPTED = "encrypted";
-    private static final String REPLAY_ROLES = "replay-roles=";
-    private static final String CONCURRENT = "concurrent=";
-    private static final String IGNORE = "ignore=";
-    private static final String AFTER_EXPIRY = "after-expiry=";
-    private static final Pattern ROLES = Pattern.compile("[^|\\s]+(\\|[^|\\s]+)*");
     private static final Pattern CONTRACT = Pattern.compile("[A-Za-z0-9._-]+:[A-Za-z0-9._-]+");
     private static final Pattern SEPARATOR = Pattern.compile("\\s=");
     private static final Pattern CONDITION = Pattern.compile("[^=&]+=[^=&]+");
 
     public Operation {
         conditions = Collections.unmodifiableSortedMap(new TreeMap<>(conditions));
-        ignored = List.copyOf(ignored);
+        // An unmodifiable copy that keeps null values: the retention option defaults to none of its own.
+        options = Collections.unmodifiableMap(new LinkedHashMap<>(options));
     }
 
     /**
      * Parses one line of the {@code operations} setting: {@code POST /api/accounts/{id}/debits = debit:v1},
-     * optionally followed by the operation's own options, in any order: its retention ({@code retention=P7D}),
-     * {@code encrypted}, {@code replay-roles}, {@code concurrent=reject}, {@code ignore=/body/json/sentAt} and
-     * {@code after-expiry=refuse}. The path may end in parameter conditions written like a query
-     * string, {@code POST /app?action=buy = buy:v1}, so that several operations can share one path.
+     * optionally followed by the operation's own options ({@link OperationOptions}), each at most once and in
+     * any order, such as {@code retention=P7D}, {@code encrypted} or {@code concurrent=reject}. The path may end
+     * in parameter conditions written like a query string, {@code POST /app?action=buy = buy:v1}, so that
+     * several operations can share one path.
      *
      * @throws ConfigurationException if the line is not {@code METHOD /path[?name=value&...] = name:version
-     *     [options]}, an option is unknown or given twice, or the method is a safe one
+     *     [options]}, an option is unknown, given twice or has a bad value, or the method is a safe one
      */
     public static Operation parse(String line) {
         // The first '=' after whitespace separates route and target, as conditions hold '=' themselves.
@@ -106,28 +87,14 @@ public record Operation(
         if (route.length != 2 || target.length == 0 || target[0].isEmpty()) {
             throw malformed(line);
         }
-        String retentionText = null;
-        boolean encrypted = false;
-        String rolesText = null;
-        String concurrencyText = null;
-        String ignoreText = null;
-        String afterExpiryText = null;
+        Map<OperationOption<?>, String> given = new LinkedHashMap<>();
         for (int i = 1; i < target.length; i++) {
-            if (target[i].startsWith(RETENTION) && retentionText == null) {
-                retentionText = target[i].substring(RETENTION.length());
-            } else if (target[i].equals(ENCRYPTED) && !encrypted) {
-                encrypted = true;
-            } else if (target[i].startsWith(REPLAY_ROLES)
-                    && rolesText == null
-                    && ROLES.matcher(target[i].substring(REPLAY_ROLES.length())).matches()) {
-                rolesText = target[i].substring(REPLAY_ROLES.length());
-            } else if (target[i].startsWith(CONCURRENT) && concurrencyText == null) {
-                concurrencyText = target[i].substring(CONCURRENT.length());
-            } else if (target[i].startsWith(IGNORE) && ignoreText == null) {
-                ignoreText = target[i].substring(IGNORE.length());
-            } else if (target[i].startsWith(AFTER_EXPIRY) && afterExpiryText == null) {
-                afterExpiryText = target[i].substring(AFTER_EXPIRY.length());
-            } else {
+            String word = target[i];
+            OperationOption<?> option = OperationOptions.ALL.stream()
+                    .filter(declared -> declared.writtenIn(word))
+                    .findFirst()
+                    .orElseThrow(() -> malformed(line));
+            if (given.put(option, word) != null) {
                 throw malformed(line);
             }
         }
@@ -141,37 +108,16 @@ public record Operation(
             throw new ConfigurationException(
                     "operations: contract must be 'name:version' such as 'debit:v1', was '" + contract + "'");
         }
-        Duration retention = retentionText == null ? null : retention(contract, retentionText);
-        Set<String> replayRoles = rolesText == null ? Set.of() : new LinkedHashSet<>(List.of(rolesText.split("\\|")));
+        Map<OperationOption<?>, Object> options = new LinkedHashMap<>();
+        for (OperationOption<?> option : OperationOptions.ALL) {
+            String word = given.get(option);
+            options.put(option, word == null ? option.defaultValue() : option.parse(contract, word));
+        }
         int query = route[1].indexOf('?');
         String template = query < 0 ? route[1] : route[1].substring(0, query);
         SortedMap<String, String> conditions =
                 query < 0 ? new TreeMap<>() : conditions(route[1], route[1].substring(query + 1));
-        return new Operation(
-                method,
-                PathTemplate.parse(template),
-                contract,
-                retention,
-                encrypted,
-                Set.copyOf(replayRoles),
-                conditions,
-                concurrencyText == null
-                        ? Concurrency.WAIT
-                        : choice(Concurrency.class, contract, "concurrent", concurrencyText, "wait or reject"),
-                ignoreText == null ? List.of() : IgnoredParts.parse(contract, ignoreText),
-                afterExpiryText == null
-                        ? AfterExpiry.RUN
-                        : choice(AfterExpiry.class, contract, "after-expiry", afterExpiryText, "run or refuse"));
-    }
-
-    private static <T extends Enum<T>> T choice(
-            Class<T> choices, String contract, String option, String value, String inWords) {
-        try {
-            return Enum.valueOf(choices, value.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigurationException(
-                    "operations: " + option + " of " + contract + " must be " + inWords + ", was '" + value + "'");
-        }
+        return new Operation(method, PathTemplate.parse(template), contract, conditions, options);
     }
 
     /** {@code action=buy&kind=stock}: each name once, each value non-empty, decoded like a query string. */
@@ -194,19 +140,55 @@ public record Operation(
     }
 
     private static ConfigurationException malformed(String line) {
+        List<String> examples = OperationOptions.ALL.stream()
+                .map(option -> "'" + option.withExample() + "'")
+                .toList();
         return new ConfigurationException("operations: '" + line.trim() + "' is malformed; write one operation"
-                + " per line as 'POST /api/accounts/{id}/debits = debit:v1', optionally followed by"
-                + " 'retention=P7D', 'encrypted', 'replay-roles=role1|role2', 'concurrent=reject',"
-                + " 'ignore=/body/json/member|/query/name' and 'after-expiry=refuse', each at most once");
+                + " per line as 'POST /api/accounts/{id}/debits = debit:v1', optionally followed by "
+                + String.join(", ", examples.subList(0, examples.size() - 1)) + " and "
+                + examples.get(examples.size() - 1) + ", each at most once");
     }
 
-    private static Duration retention(String contract, String value) {
-        try {
-            return Duration.parse(value);
-        } catch (DateTimeParseException e) {
-            throw new ConfigurationException("operations: the retention of " + contract
-                    + " must be an ISO-8601 duration such as P7D, was '" + value + "'");
-        }
+    /** The value of one of this operation's options: the entry's, or the option's default. */
+    @SuppressWarnings("unchecked") // the constructor's map holds each option's own type, as parse puts it there
+    public <T> T option(OperationOption<T> option) {
+        return (T) options.get(option);
+    }
+
+    /** How long this operation's records are kept, or {@code null} for the {@code retention} setting. */
+    public Duration retention() {
+        return option(OperationOptions.RETENTION);
+    }
+
+    /** Whether its stored requests and response bodies are sealed with {@code encryption-keys}. */
+    public boolean encrypted() {
+        return option(OperationOptions.ENCRYPTED);
+    }
+
+    /**
+     * The roles of which a caller must hold one, at the time of the retry, to get a stored response replayed;
+     * empty for no such check.
+     */
+    public Set<String> replayRoles() {
+        return option(OperationOptions.REPLAY_ROLES);
+    }
+
+    /** What a duplicate of a request still in flight gets: a wait for its outcome, or 409 at once. */
+    public Concurrency concurrency() {
+        return option(OperationOptions.CONCURRENT);
+    }
+
+    /**
+     * The parts of the canonical request left out of the comparison ({@link IgnoredParts}), such as {@code
+     * /body/json/requestedAt}; empty for none.
+     */
+    public List<String> ignored() {
+        return option(OperationOptions.IGNORE);
+    }
+
+    /** What a retry gets after the record's retention: a new execution, or a refusal. */
+    public AfterExpiry afterExpiry() {
+        return option(OperationOptions.AFTER_EXPIRY);
     }
 
     /**
@@ -237,13 +219,15 @@ public record Operation(
         return query.toString();
     }
 
+    /** The entry as the settings would write it, with each option that differs from its default. */
     @Override
     public String toString() {
-        return method + " " + route() + " = " + contract + (retention == null ? "" : " retention=" + retention)
-                + (encrypted ? " " + ENCRYPTED : "")
-                + (replayRoles.isEmpty() ? "" : " " + REPLAY_ROLES + String.join("|", new TreeSet<>(replayRoles)))
-                + (concurrency == Concurrency.WAIT ? "" : " " + CONCURRENT + "reject")
-                + (ignored.isEmpty() ? "" : " " + IGNORE + String.join("|", ignored))
-                + (afterExpiry == AfterExpiry.RUN ? "" : " " + AFTER_EXPIRY + "refuse");
+        StringBuilder entry = new StringBuilder(method + " " + route() + " = " + contract);
+        OperationOptions.ALL.forEach(option -> entry.append(shown(option)));
+        return entry.toString();
+    }
+
+    private <T> String shown(OperationOption<T> option) {
+        return option.display(option(option));
     }
 }

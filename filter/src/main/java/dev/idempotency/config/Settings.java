@@ -40,8 +40,12 @@ public final class Settings {
 
     public static final Setting<List<Operation>> OPERATIONS = Setting.of(
             "operations",
-            "`METHOD /path/{var} = name:version [options]`, one per line or separated by `;`; options:"
-                    + " `retention=`, `encrypted`, `replay-roles=`, `concurrent=`, `ignore=`, `after-expiry=`",
+            "`METHOD /path/{var} = name:version [options]`, one per line or separated by `;`; options: "
+                    + String.join(
+                            ", ",
+                            OperationOptions.ALL.stream()
+                                    .map(option -> "`" + option.written() + "`")
+                                    .toList()),
             "none; required",
             List.of(),
             (name, text, environment) -> operations(text));

@@ -1,6 +1,5 @@
 /**
- * Rollout modes. Public: {@link dev.idempotency.rollout.RolloutMode}, whose values are the modes operators
- * set ({@code docs/migration.md}). Internal: the mode cache and the keyless counters, which may change in any
- * release.
+ * Public API in part: {@link dev.idempotency.rollout.RolloutMode}, whose values are the modes operators set ({@code
+ * docs/migration.md}). Internal: the mode cache and the keyless counters, which may change in any release.
  */
 package dev.idempotency.rollout;

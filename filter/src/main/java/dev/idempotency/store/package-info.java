@@ -1,6 +1,7 @@
 /**
- * The record. Public: the JPA mapping {@link dev.idempotency.store.RequestResult} and its id, for applications
- * that read records with JPA in a unit whose schema generation is off. Internal: {@link
- * dev.idempotency.store.RequestResultStore} and its value types, which may change in any release.
+ * Public API in part: the JPA mapping {@link dev.idempotency.store.RequestResult} and its id {@link
+ * dev.idempotency.store.RequestResultId}, for applications that read records with JPA in a unit whose schema
+ * generation is off. Internal: {@link dev.idempotency.store.RequestResultStore} and its value types, which may
+ * change in any release.
  */
 package dev.idempotency.store;

@@ -206,4 +206,29 @@ class OperationTest {
         assertTrue(
                 refusal("POST /pay = pay:v1 concurrent=wait concurrent=reject").contains("each at most once"));
     }
+
+    @Test
+    void refusesMalformedReplayRolesNamingTheOptionAndTheValue() {
+        String message = refusal("POST /pay = pay:v1 replay-roles=clerk||auditor");
+
+        assertTrue(
+                message.contains("replay-roles of pay:v1 must be role names separated by |")
+                        && message.contains("'clerk||auditor'"),
+                message);
+    }
+
+    @Test
+    void theMalformedEntryMessageShowsEveryDeclaredOption() {
+        String message = refusal("POST /pay = pay:v1 ttl=P7D");
+
+        OperationOptions.ALL.forEach(option -> assertTrue(message.contains("'" + option.withExample() + "'"), message));
+    }
+
+    @Test
+    void anOptionGivenItsDefaultIsNotShownBack() {
+        assertEquals(
+                "POST /pay = pay:v1",
+                Operation.parse("POST /pay = pay:v1 concurrent=wait after-expiry=RUN")
+                        .toString());
+    }
 }

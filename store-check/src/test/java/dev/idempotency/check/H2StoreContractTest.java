@@ -1,18 +1,10 @@
 package dev.idempotency.check;
 
 class H2StoreContractTest extends StoreContractTest {
-    @Override
-    String url() throws Exception {
-        return Databases.h2Url();
-    }
+    private final EngineConfig engine = H2Config.inMemory();
 
     @Override
-    String user() {
-        return "sa";
-    }
-
-    @Override
-    String password() {
-        return "";
+    EngineConfig engine() {
+        return engine;
     }
 }

@@ -1,18 +1,10 @@
 package dev.idempotency.check;
 
 class MariaDbStoreContractTest extends StoreContractTest {
-    @Override
-    String url() throws Exception {
-        return Databases.mariaDbUrl();
-    }
+    private final EngineConfig engine = MariaDbConfig.startedOnAnyPort();
 
     @Override
-    String user() {
-        return "root";
-    }
-
-    @Override
-    String password() {
-        return "";
+    EngineConfig engine() {
+        return engine;
     }
 }

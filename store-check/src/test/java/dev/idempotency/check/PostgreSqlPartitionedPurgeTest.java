@@ -9,7 +9,6 @@ import dev.idempotency.store.FilterSchema;
 import dev.idempotency.store.RequestResultStore;
 import dev.idempotency.tx.LocalTransactions;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
@@ -40,7 +39,8 @@ class PostgreSqlPartitionedPurgeTest {
             + " CONSTRAINT request_result_pkey PRIMARY KEY (scope, operation, request_key),"
             + " CONSTRAINT request_result_key_not_empty CHECK (request_key <> '')) PARTITION BY HASH (scope)";
 
-    private String url;
+    private static final EngineConfig DATABASE = PostgreSqlConfig.embedded();
+
     private String schema;
     /** A second schema, off the search path, that holds one partition. */
     private String elsewhere;
@@ -50,19 +50,17 @@ class PostgreSqlPartitionedPurgeTest {
 
     @BeforeEach
     void scratchSchema() throws Exception {
-        url = Databases.postgresUrl();
         schema = "partitioned_" + UUID.randomUUID().toString().substring(0, 8);
         elsewhere = schema + "_elsewhere";
-        Databases.execute(url, "postgres", "postgres", "CREATE SCHEMA " + schema);
-        Databases.execute(url, "postgres", "postgres", "CREATE SCHEMA " + elsewhere);
-        transactions = new LocalTransactions(
-                () -> DriverManager.getConnection(url, "postgres", "postgres"), POSTGRESQL, schema);
+        DATABASE.createNamespace(schema);
+        DATABASE.createNamespace(elsewhere);
+        transactions = new LocalTransactions(DATABASE::connect, POSTGRESQL, schema);
         records = new RequestResultStore(transactions, POSTGRESQL);
     }
 
     @AfterEach
     void dropScratchSchema() throws Exception {
-        Databases.execute(url, "postgres", "postgres", "DROP SCHEMA " + schema + ", " + elsewhere + " CASCADE");
+        DATABASE.execute("DROP SCHEMA " + schema + ", " + elsewhere + " CASCADE");
     }
 
     @Test

@@ -1,18 +1,10 @@
 package dev.idempotency.check;
 
 class PostgreSqlStoreContractTest extends StoreContractTest {
-    @Override
-    String url() throws Exception {
-        return Databases.postgresUrl();
-    }
+    private final EngineConfig engine = PostgreSqlConfig.embedded();
 
     @Override
-    String user() {
-        return "postgres";
-    }
-
-    @Override
-    String password() {
-        return "postgres";
+    EngineConfig engine() {
+        return engine;
     }
 }

@@ -3,7 +3,6 @@ package dev.idempotency.check;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.store.FilterSchema;
 import dev.idempotency.tx.LocalTransactions;
-import java.sql.DriverManager;
 
 /**
  * SQLite in a file, with the driver's defaults (deferred transactions, a busy timeout of three seconds). A file
@@ -11,33 +10,16 @@ import java.sql.DriverManager;
  * check with {@code --schema main}.
  */
 class SqliteStoreContractTest extends StoreContractTest {
-    private String url;
+    private final EngineConfig engine = SqliteConfig.newFile();
 
     @Override
-    String url() throws Exception {
-        if (url == null) {
-            url = Databases.sqliteUrl();
-        }
-        return url;
-    }
-
-    @Override
-    String user() {
-        return null;
-    }
-
-    @Override
-    String password() {
-        return null;
+    EngineConfig engine() {
+        return engine;
     }
 
     @Override
     String schema() throws Exception {
-        String file = url();
-        new FilterSchema(
-                        new LocalTransactions(() -> DriverManager.getConnection(file), null, null),
-                        SqlDialect.named("sqlite"),
-                        file)
+        new FilterSchema(new LocalTransactions(engine::connect, null, null), SqlDialect.named("sqlite"), engine.url())
                 .createMissing();
         return "main";
     }

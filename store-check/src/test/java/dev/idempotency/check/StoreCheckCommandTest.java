@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -23,6 +22,9 @@ import org.junit.jupiter.api.Test;
 
 /** The store check as users run it: a separate process, one line per check, and its exit status. */
 class StoreCheckCommandTest {
+    private static final EngineConfig POSTGRESQL = PostgreSqlConfig.embedded();
+    private static final EngineConfig MARIADB = MariaDbConfig.startedOnAnyPort();
+
     private record Outcome(int status, String output) {
         long lines(String prefix) {
             return output.lines().filter(line -> line.startsWith(prefix)).count();
@@ -31,9 +33,7 @@ class StoreCheckCommandTest {
 
     @Test
     void passesEveryCheckOnPostgreSqlAndLeavesNoScratchSchema() throws Exception {
-        String url = Databases.postgresUrl();
-
-        Outcome outcome = storeCheck("--url", url, "--user", "postgres", "--password", "postgres");
+        Outcome outcome = storeCheck(POSTGRESQL);
 
         assertEquals(0, outcome.status(), outcome.output());
         assertTrue(outcome.output().startsWith("Idempotency store check on PostgreSQL 18."), outcome.output());
@@ -41,16 +41,14 @@ class StoreCheckCommandTest {
         assertEquals(
                 0,
                 count(
-                        url,
-                        "postgres",
-                        "postgres",
+                        POSTGRESQL,
                         "SELECT count(*) FROM information_schema.schemata"
                                 + " WHERE schema_name LIKE 'idempotency_check_%'"));
     }
 
     @Test
     void passesEveryCheckOnMariaDb() throws Exception {
-        Outcome outcome = storeCheck("--url", Databases.mariaDbUrl(), "--user", "root", "--password", "");
+        Outcome outcome = storeCheck(MARIADB);
 
         assertEquals(0, outcome.status(), outcome.output());
         assertTrue(outcome.output().startsWith("Idempotency store check on MariaDB 11.4"), outcome.output());
@@ -59,15 +57,10 @@ class StoreCheckCommandTest {
 
     @Test
     void namesTheFailingChecksOnAPostgreSqlTableWithoutItsPrimaryKey() throws Exception {
-        String url = Databases.postgresUrl();
-        String schema = tablesIn(url, "postgres", "postgres", "postgresql");
-        Databases.execute(
-                url,
-                "postgres",
-                "postgres",
-                "ALTER TABLE " + schema + ".request_result DROP CONSTRAINT request_result_pkey");
+        String schema = tablesIn(POSTGRESQL);
+        POSTGRESQL.execute("ALTER TABLE " + schema + ".request_result DROP CONSTRAINT request_result_pkey");
 
-        Outcome outcome = storeCheck("--url", url, "--user", "postgres", "--password", "postgres", "--schema", schema);
+        Outcome outcome = storeCheck(POSTGRESQL, "--schema", schema);
 
         assertEquals(1, outcome.status(), outcome.output());
         assertTrue(
@@ -79,16 +72,11 @@ class StoreCheckCommandTest {
 
     @Test
     void namesTheFailingCheckOnAMariaDbKeyWithACaseInsensitiveCollation() throws Exception {
-        String url = Databases.mariaDbUrl();
-        String schema = tablesIn(url, "root", "", "mariadb");
-        Databases.execute(
-                url,
-                "root",
-                "",
-                "ALTER TABLE " + schema + ".request_result MODIFY request_key"
-                        + " VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci NOT NULL");
+        String schema = tablesIn(MARIADB);
+        MARIADB.execute("ALTER TABLE " + schema + ".request_result MODIFY request_key"
+                + " VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci NOT NULL");
 
-        Outcome outcome = storeCheck("--url", url, "--user", "root", "--password", "", "--schema", schema);
+        Outcome outcome = storeCheck(MARIADB, "--schema", schema);
 
         assertEquals(1, outcome.status(), outcome.output());
         assertTrue(
@@ -108,20 +96,24 @@ class StoreCheckCommandTest {
     }
 
     /** The filter's tables, made from its DDL in a new schema, as an adopting team's migration would. */
-    private static String tablesIn(String url, String user, String password, String engine) throws Exception {
-        String schema = "check_target_" + UUID.randomUUID().toString().substring(0, 8);
-        Databases.execute(url, user, password, "CREATE SCHEMA " + schema);
-        SqlDialect dialect = SqlDialect.named(engine);
-        new FilterSchema(
-                        new LocalTransactions(() -> DriverManager.getConnection(url, user, password), dialect, schema),
-                        dialect,
-                        schema)
-                .createMissing();
+    private static String tablesIn(EngineConfig engine) throws Exception {
+        String schema = engine.createNamespace(
+                "check_target_" + UUID.randomUUID().toString().substring(0, 8));
+        SqlDialect dialect = SqlDialect.named(engine.name());
+        new FilterSchema(new LocalTransactions(engine::connect, dialect, schema), dialect, schema).createMissing();
         return schema;
     }
 
-    private static long count(String url, String user, String password, String sql) throws Exception {
-        try (Connection connection = DriverManager.getConnection(url, user, password);
+    /** The command on the engine's default database, with its user and password, and {@code more} arguments. */
+    private static Outcome storeCheck(EngineConfig engine, String... more) throws Exception {
+        List<String> arguments = new ArrayList<>(
+                List.of("--url", engine.url(), "--user", engine.user(), "--password", engine.password()));
+        arguments.addAll(List.of(more));
+        return storeCheck(arguments.toArray(String[]::new));
+    }
+
+    private static long count(EngineConfig engine, String sql) throws Exception {
+        try (Connection connection = engine.connect();
                 Statement statement = connection.createStatement();
                 ResultSet row = statement.executeQuery(sql)) {
             row.next();

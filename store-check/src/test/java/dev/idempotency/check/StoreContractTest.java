@@ -2,7 +2,6 @@ package dev.idempotency.check;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.sql.DriverManager;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,12 +17,8 @@ import org.junit.jupiter.api.TestInstance;
 abstract class StoreContractTest {
     private CheckRun run;
 
-    /** The JDBC URL of the engine under test; its user and password follow. */
-    abstract String url() throws Exception;
-
-    abstract String user();
-
-    abstract String password();
+    /** The engine under test. */
+    abstract EngineConfig engine();
 
     /** The schema whose tables to check, or {@code null} for a scratch schema made from the filter's DDL. */
     String schema() throws Exception {
@@ -32,8 +27,8 @@ abstract class StoreContractTest {
 
     @BeforeAll
     void scratchSchema() throws Exception {
-        String url = url();
-        run = CheckRun.prepare(() -> DriverManager.getConnection(url, user(), password()), schema());
+        EngineConfig engine = engine();
+        run = CheckRun.prepare(engine::connect, schema());
     }
 
     @AfterAll

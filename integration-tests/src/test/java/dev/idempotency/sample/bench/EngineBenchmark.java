@@ -1,6 +1,7 @@
 package dev.idempotency.sample.bench;
 
-import dev.idempotency.check.Databases;
+import dev.idempotency.check.EngineConfig;
+import dev.idempotency.check.MariaDbConfig;
 import dev.idempotency.sample.engines.Engine;
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.LocalServer;
@@ -82,7 +83,7 @@ public final class EngineBenchmark {
 
         DataSource postgres = PostgresExtension.startForBenchmark(true).getPostgresDatabase();
         int mariaPort = Integer.getInteger("maria.port", freePort());
-        String mariaDb = Databases.mariaDbUrl(mariaPort);
+        EngineConfig mariaDb = MariaDbConfig.startedOn(mariaPort);
         Map<String, Map<String, String>> durability = new LinkedHashMap<>();
         durability.put("PostgreSQL", LoadBenchmark.readSettings(postgres));
         durability.put("MariaDB", makeMariaDbDurable(mariaDb));
@@ -96,7 +97,7 @@ public final class EngineBenchmark {
 
         try (LocalServer server =
                 LocalServer.start(jbossHome, SERVER, wars, 0, Map.of("maria.port", Integer.toString(mariaPort)))) {
-            try (Connection connection = DriverManager.getConnection(mariaDb, "root", "")) {
+            try (Connection connection = mariaDb.connect()) {
                 Engine.MARIADB.installSampleTable(connection);
             }
             Path sqliteFile = jbossHome.getParent().resolve(SERVER).resolve("data/idempotency-sqlite.db");
@@ -221,8 +222,8 @@ public final class EngineBenchmark {
      * it; set again so that nothing can weaken it unseen. The store check's test databases start the server with
      * {@code --skip-log-bin}, so there is no binary log for {@code sync_binlog} to sync.
      */
-    private static Map<String, String> makeMariaDbDurable(String url) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(url, "root", "");
+    private static Map<String, String> makeMariaDbDurable(EngineConfig mariaDb) throws SQLException {
+        try (Connection connection = mariaDb.connect();
                 Statement statement = connection.createStatement()) {
             statement.execute("SET GLOBAL innodb_flush_log_at_trx_commit = 1");
             return readBack(connection, "SELECT @@innodb_flush_log_at_trx_commit, @@sync_binlog, @@log_bin");

@@ -1,5 +1,10 @@
 package dev.idempotency.sample.engines;
 
+import dev.idempotency.check.EngineConfig;
+import dev.idempotency.check.H2Config;
+import dev.idempotency.check.MariaDbConfig;
+import dev.idempotency.check.PostgreSqlConfig;
+import dev.idempotency.check.SqliteConfig;
 import dev.idempotency.sample.SchemaInstaller;
 import dev.idempotency.sample.support.PostgresExtension;
 import java.io.File;
@@ -15,46 +20,54 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.Supplier;
-import javax.sql.DataSource;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * The engines the container tests run on: the JNDI name of each one's datasource in WildFly, the test JVM's
- * own connection to the same database, the DDL the filter's jar ships for it, and how the sample moves onto it.
+ * own facts of the same database (its {@link EngineConfig}, shared with the store check's tests: URL, user,
+ * password, how it starts, its catalog), the DDL the filter's jar ships for it, and how the sample moves onto it.
  * Public for {@code EngineBenchmark}, which runs the sample on several engines side by side.
  */
 public enum Engine {
-    POSTGRESQL("java:jboss/datasources/SampleDS", "postgresql", PostgresExtension::dataSource),
-    MARIADB("java:jboss/datasources/MariaDS", "mariadb", MariaDbExtension::dataSource),
-    H2("java:jboss/datasources/H2DS", "h2", H2Extension::dataSource),
+    /** The PostgreSQL that {@link PostgresExtension} starts, on the port WildFly's datasources read. */
+    POSTGRESQL("java:jboss/datasources/SampleDS", PostgreSqlConfig.startedBy(() -> PostgresExtension.start()
+            .getPort())),
+    /** On the port the build reserved ({@code maria.port}), where WildFly's {@code MariaDS} looks for it. */
+    MARIADB("java:jboss/datasources/MariaDS", MariaDbConfig.startedOn(Integer.getInteger("maria.port", 3306))),
+    /** Served over TCP from the test JVM on {@code h2.port} to WildFly's {@code H2DS}. */
+    H2("java:jboss/datasources/H2DS", H2Config.tcpServer(Integer.getInteger("h2.port", 9092))),
     /** The tests' side reaches node 1 of the cluster; WildFly's first node uses it too. */
-    GALERA("java:jboss/datasources/GaleraDS", "mariadb", GaleraExtension::firstNode),
+    GALERA("java:jboss/datasources/GaleraDS", MariaDbConfig.startedBy("127.0.0.1", () -> GaleraExtension.cluster()
+            .sqlPort(1))),
+    /** The file WildFly's {@code SqliteDS} writes, in the server's data directory. */
     SQLITE(
             "java:jboss/datasources/SqliteDS",
-            "sqlite",
-            SqliteExtension::dataSource,
+            SqliteConfig.inFile(
+                    () -> Path.of(System.getProperty("jboss.home"), "standalone", "data", "idempotency-sqlite.db")),
             "org.hibernate.community.dialect.SQLiteDialect");
 
     private final String jndiName;
-    private final String ddl;
-    private final Supplier<DataSource> testSide;
+    private final EngineConfig config;
     /**
      * The Hibernate dialect the sample's persistence unit must name on this engine, from Hibernate's community
      * dialects, or {@code null} where Hibernate recognizes the engine itself.
      */
     private final String hibernateDialect;
 
-    Engine(String jndiName, String ddl, Supplier<DataSource> testSide) {
-        this(jndiName, ddl, testSide, null);
+    Engine(String jndiName, EngineConfig config) {
+        this(jndiName, config, null);
     }
 
-    Engine(String jndiName, String ddl, Supplier<DataSource> testSide, String hibernateDialect) {
+    Engine(String jndiName, EngineConfig config, String hibernateDialect) {
         this.jndiName = jndiName;
-        this.ddl = ddl;
-        this.testSide = testSide;
+        this.config = config;
         this.hibernateDialect = hibernateDialect;
+    }
+
+    /** The test JVM's facts of this engine's database. */
+    public EngineConfig config() {
+        return config;
     }
 
     String jndiName() {
@@ -82,17 +95,17 @@ public enum Engine {
 
     /** Creates the filter's tables from the jar's {@code META-INF/idempotency/<engine>.sql}, statement by statement. */
     void installFilterTables() throws IOException, SQLException {
-        runScript("META-INF/idempotency/" + ddl + ".sql");
+        runScript("META-INF/idempotency/" + ddl() + ".sql");
     }
 
     /** The base name of the engine's DDL in the jar, such as {@code mariadb}. */
     String ddl() {
-        return ddl;
+        return config.name();
     }
 
     /** Creates the sample's {@code account} table from {@code engines/sample-<engine>.sql}, on the test side. */
     void installSampleTable() throws IOException, SQLException {
-        try (Connection connection = testSide.get().getConnection()) {
+        try (Connection connection = config.connect()) {
             installSampleTable(connection);
         }
     }
@@ -102,12 +115,12 @@ public enum Engine {
      * connection}, for a database the test side does not reach, such as the SQLite file of a server of one's own.
      */
     public void installSampleTable(Connection connection) throws IOException, SQLException {
-        runScript(connection, "engines/sample-" + ddl + ".sql");
+        runScript(connection, "engines/sample-" + ddl() + ".sql");
     }
 
     /** Runs a script from the test class path, statement by statement (not every driver takes several at once). */
     void runScript(String resource) throws IOException, SQLException {
-        try (Connection connection = testSide.get().getConnection()) {
+        try (Connection connection = config.connect()) {
             runScript(connection, resource);
         }
     }
@@ -137,7 +150,7 @@ public enum Engine {
     }
 
     long count(String sql, Object... parameters) {
-        try (Connection connection = testSide.get().getConnection();
+        try (Connection connection = config.connect();
                 PreparedStatement query = prepare(connection, sql, parameters);
                 ResultSet row = query.executeQuery()) {
             row.next();
@@ -148,7 +161,7 @@ public enum Engine {
     }
 
     void execute(String sql, Object... parameters) throws SQLException {
-        try (Connection connection = testSide.get().getConnection();
+        try (Connection connection = config.connect();
                 PreparedStatement update = prepare(connection, sql, parameters)) {
             update.executeUpdate();
         }

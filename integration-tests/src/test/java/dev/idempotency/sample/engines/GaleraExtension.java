@@ -1,7 +1,6 @@
 package dev.idempotency.sample.engines;
 
 import java.util.Optional;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -24,10 +23,10 @@ public final class GaleraExtension implements BeforeAllCallback {
         GaleraCluster.start();
     }
 
-    /** Node 1 of the running cluster. */
-    static DataSource firstNode() {
+    /** The running cluster, started on first use. */
+    static GaleraCluster cluster() {
         try {
-            return GaleraCluster.start().node(1);
+            return GaleraCluster.start();
         } catch (Exception e) {
             throw new IllegalStateException("the Galera cluster did not start", e);
         }

@@ -3,11 +3,9 @@ package dev.idempotency.sample.engines;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.idempotency.check.EngineConfig;
 import dev.idempotency.sample.support.PostgresExtension;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -27,7 +25,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The migrations the jar ships (Flyway's {@code db/idempotency/flyway/<engine>}, Liquibase's {@code
  * db/idempotency/changelog.xml}) create exactly what the plain DDL creates: the same tables, columns, types,
- * collations, nullability and indexes, each compared on a real engine in a namespace of its own.
+ * collations, nullability and indexes, each compared on a real engine in a namespace of its own, with the engine's
+ * test facts and catalog query from its {@link EngineConfig}.
  */
 @ExtendWith(PostgresExtension.class)
 @ExtendWith(MariaDbExtension.class)
@@ -41,89 +40,46 @@ class MigrationsIT {
     // Galera runs MariaDB's DDL, which the MariaDB server checks.
     @EnumSource(value = Engine.class, mode = EnumSource.Mode.EXCLUDE, names = "GALERA")
     void flywayAndLiquibaseCreateWhatThePlainDdlCreates(Engine engine) throws Exception {
+        EngineConfig database = engine.config();
         String suffix = Long.toString(System.nanoTime());
-        String ddl = create(engine, "mig_ddl_" + suffix);
-        String flyway = create(engine, "mig_flyway_" + suffix);
-        String liquibase = create(engine, "mig_liquibase_" + suffix);
+        String ddl = database.createNamespace("mig_ddl_" + suffix);
+        String flyway = database.createNamespace("mig_flyway_" + suffix);
+        String liquibase = database.createNamespace("mig_liquibase_" + suffix);
 
-        try (Connection connection = connect(engine, ddl);
+        try (Connection connection = database.connect(ddl);
                 Statement statement = connection.createStatement()) {
             for (String sql : Engine.statements(Engine.resource("META-INF/idempotency/" + engine.ddl() + ".sql"))) {
                 statement.execute(sql);
             }
         }
         var flywayConfig = Flyway.configure()
-                .dataSource(url(engine, flyway), user(engine), password(engine))
+                .dataSource(database.url(flyway), database.user(), database.password())
                 .locations("classpath:db/idempotency/flyway/" + engine.ddl());
-        if (engine != Engine.SQLITE) {
-            flywayConfig.schemas(flyway);
+        if (database.schemaName(flyway) != null) {
+            flywayConfig.schemas(database.schemaName(flyway));
         }
         flywayConfig.load().migrate();
-        try (Connection connection = connect(engine, liquibase)) {
-            Database database =
+        try (Connection connection = database.connect(liquibase)) {
+            Database changelogDatabase =
                     DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(connection));
-            try (Liquibase changelog =
-                    new Liquibase("db/idempotency/changelog.xml", new ClassLoaderResourceAccessor(), database)) {
+            try (Liquibase changelog = new Liquibase(
+                    "db/idempotency/changelog.xml", new ClassLoaderResourceAccessor(), changelogDatabase)) {
                 changelog.update("");
             }
         }
 
-        List<String> expected = shape(engine, ddl);
+        List<String> expected = shape(database, ddl);
         assertTrue(
                 expected.stream().anyMatch(row -> row.toLowerCase().startsWith("request_result ")),
                 expected.toString());
-        assertEquals(expected, shape(engine, flyway), "Flyway on " + engine);
-        assertEquals(expected, shape(engine, liquibase), "Liquibase on " + engine);
-    }
-
-    /**
-     * Creates a namespace of its own (a schema, a database on MariaDB, a file on SQLite); returns its name as the
-     * engine spells it.
-     */
-    private static String create(Engine engine, String name) throws Exception {
-        if (engine == Engine.SQLITE) {
-            return Files.createDirectories(Path.of("target", "sqlite-migrations"))
-                    .resolve(name + ".db")
-                    .toAbsolutePath()
-                    .toString();
-        }
-        String spelled = engine == Engine.H2 ? name.toUpperCase() : name;
-        try (Connection connection = connect(engine, null);
-                Statement statement = connection.createStatement()) {
-            statement.execute((engine == Engine.MARIADB ? "CREATE DATABASE " : "CREATE SCHEMA ") + spelled);
-        }
-        return spelled;
+        assertEquals(expected, shape(database, flyway), "Flyway on " + engine);
+        assertEquals(expected, shape(database, liquibase), "Liquibase on " + engine);
     }
 
     /** Every column (name, type, collation, nullability) and every index of the namespace, sorted. */
-    private static List<String> shape(Engine engine, String namespace) throws SQLException {
-        String columns =
-                switch (engine) {
-                    case POSTGRESQL -> "SELECT table_name || ' ' || column_name || ' ' || data_type || ' '"
-                            + " || coalesce(collation_name, '-') || ' ' || is_nullable FROM information_schema.columns"
-                            + " WHERE table_schema = ? AND table_name NOT IN " + TOOL_TABLES
-                            + " UNION ALL SELECT tablename || ' index ' || indexname FROM pg_indexes"
-                            + " WHERE schemaname = ? AND tablename NOT IN " + TOOL_TABLES + " ORDER BY 1";
-                    case MARIADB, GALERA -> "SELECT CONCAT_WS(' ', table_name, column_name, column_type,"
-                            + " COALESCE(collation_name, '-'), is_nullable) FROM information_schema.columns"
-                            + " WHERE table_schema = ? AND table_name NOT IN " + TOOL_TABLES
-                            + " UNION ALL SELECT DISTINCT CONCAT_WS(' ', table_name, 'index', index_name)"
-                            + " FROM information_schema.statistics WHERE table_schema = ? AND table_name NOT IN "
-                            + TOOL_TABLES + " ORDER BY 1";
-                    case H2 -> "SELECT TABLE_NAME || ' ' || COLUMN_NAME || ' ' || DATA_TYPE || ' ' || IS_NULLABLE"
-                            + " FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME NOT IN "
-                            + TOOL_TABLES + " UNION ALL SELECT TABLE_NAME || ' index ' || INDEX_NAME"
-                            + " FROM INFORMATION_SCHEMA.INDEXES WHERE TABLE_SCHEMA = ? AND TABLE_NAME NOT IN "
-                            + TOOL_TABLES + " AND INDEX_NAME NOT LIKE 'PRIMARY_KEY_%' ORDER BY 1";
-                        // The namespace is the file connected to; STRICT tables keep the declared types.
-                    case SQLITE -> "SELECT m.name || ' ' || c.name || ' ' || c.type || ' ' || c.\"notnull\""
-                            + " FROM sqlite_master m JOIN pragma_table_info(m.name) c WHERE m.type = 'table'"
-                            + " AND m.name NOT IN " + TOOL_TABLES + " UNION ALL SELECT tbl_name || ' index ' || name"
-                            + " FROM sqlite_master WHERE type = 'index' AND tbl_name NOT IN " + TOOL_TABLES
-                            + " ORDER BY 1";
-                };
-        try (Connection connection = connect(engine, engine == Engine.SQLITE ? namespace : null);
-                PreparedStatement query = connection.prepareStatement(columns)) {
+    private static List<String> shape(EngineConfig database, String namespace) throws SQLException {
+        try (Connection connection = database.connect(namespace);
+                PreparedStatement query = connection.prepareStatement(database.catalogQuery(TOOL_TABLES))) {
             for (int i = 1; i <= query.getParameterMetaData().getParameterCount(); i++) {
                 query.setString(i, namespace);
             }
@@ -135,41 +91,5 @@ class MigrationsIT {
             }
             return rows;
         }
-    }
-
-    private static Connection connect(Engine engine, String namespace) throws SQLException {
-        return DriverManager.getConnection(
-                namespace == null ? url(engine, null) : url(engine, namespace), user(engine), password(engine));
-    }
-
-    private static String url(Engine engine, String namespace) {
-        return switch (engine) {
-            case POSTGRESQL -> "jdbc:postgresql://localhost:" + System.getProperty("pg.port") + "/postgres"
-                    + (namespace == null ? "" : "?currentSchema=" + namespace);
-            case MARIADB -> "jdbc:mariadb://localhost:" + System.getProperty("maria.port", "3306") + "/"
-                    + (namespace == null ? MariaDbExtension.DATABASE : namespace);
-            case H2 -> "jdbc:h2:tcp://localhost:" + System.getProperty("h2.port", "9092") + "/" + H2Extension.DATABASE
-                    + (namespace == null ? "" : ";SCHEMA=" + namespace);
-            case SQLITE -> "jdbc:sqlite:" + namespace;
-            case GALERA -> throw new IllegalArgumentException("the migrations are checked on one MariaDB server");
-        };
-    }
-
-    private static String user(Engine engine) {
-        return switch (engine) {
-            case POSTGRESQL -> "postgres";
-            case MARIADB, GALERA -> "root";
-            case H2 -> "sa";
-            case SQLITE -> null;
-        };
-    }
-
-    private static String password(Engine engine) {
-        return switch (engine) {
-            case POSTGRESQL -> "postgres";
-            case MARIADB, GALERA -> "";
-            case H2 -> "sa";
-            case SQLITE -> null;
-        };
     }
 }
