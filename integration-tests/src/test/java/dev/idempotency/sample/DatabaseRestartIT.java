@@ -29,14 +29,17 @@ class DatabaseRestartIT extends SampleContainerTest {
         long account = api.openAccount("alice", 10_000);
         List<String> keys = new ArrayList<>();
         List<CompletableFuture<HttpResponse<String>>> inFlight = new ArrayList<>();
+        String gate = UUID.randomUUID().toString();
         for (int i = 0; i < IN_FLIGHT; i++) {
             String key = UUID.randomUUID().toString();
             keys.add(key);
-            inFlight.add(CompletableFuture.supplyAsync(() -> Api.send(api.slowDebit(account, key, 1500))));
+            inFlight.add(CompletableFuture.supplyAsync(() -> Api.send(api.gatedDebit(account, key, gate))));
         }
-        Thread.sleep(500);
+        api.awaitAtGate(gate, IN_FLIGHT);
 
+        // Every request has claimed and debited, and holds its transaction, when the database goes away.
         PostgresExtension.restart();
+        api.openGate(gate);
 
         for (CompletableFuture<HttpResponse<String>> request : inFlight) {
             HttpResponse<String> response = request.get();
@@ -55,8 +58,9 @@ class DatabaseRestartIT extends SampleContainerTest {
 
     /** Right after the restart the pool may still hand out a dead connection once; a client retries. */
     private static HttpResponse<String> retryUntilAnswered(Api api, long account, String key) throws Exception {
+        long deadline = System.nanoTime() + java.time.Duration.ofMinutes(1).toNanos();
         HttpResponse<String> response = Api.send(api.slowDebit(account, key, 0));
-        for (int attempt = 0; attempt < 10 && response.statusCode() >= 500; attempt++) {
+        while (response.statusCode() >= 500 && System.nanoTime() < deadline) {
             Thread.sleep(200);
             response = Api.send(api.slowDebit(account, key, 0));
         }

@@ -90,7 +90,7 @@ class NodeCrashIT extends SampleContainerTest {
     }
 
     private static void await(String what, LongSupplier count) throws InterruptedException {
-        for (int attempt = 0; attempt < 200; attempt++) {
+        for (int attempt = 0; attempt < 1_200; attempt++) { // up to a minute
             if (count.getAsLong() > 0) {
                 return;
             }

@@ -52,6 +52,41 @@ public final class Api {
                 .build();
     }
 
+    /**
+     * A debit of 100 as alice through the slow endpoint ({@code slow:v1}) that, once it has debited, holds its
+     * transaction, and so the key's claim, at the gate named {@code gate} until {@link #openGate} opens it.
+     */
+    public HttpRequest gatedDebit(long account, String key, String gate) {
+        return request("alice", "api/test/accounts/" + account + "/slow")
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", key)
+                .header("X-Test-Gate", gate)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"amount\": 100}"))
+                .build();
+    }
+
+    /**
+     * Waits until {@code requests} requests are held at the gate, asking the application; fails after a minute.
+     * A wait for a state the test can see, never for a time.
+     */
+    public void awaitAtGate(String gate, int requests) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (Integer.parseInt(get("alice", "api/test/gates/" + gate).body().trim()) < requests) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(requests + " request(s) never reached gate " + gate);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** Opens the gate: every request held there, and every later one, goes on. */
+    public void openGate(String gate) {
+        HttpResponse<String> opened = post("alice", "api/test/gates/" + gate, null, "{}");
+        if (opened.statusCode() != 200) {
+            throw new IllegalStateException("gate " + gate + " not opened: " + opened.body());
+        }
+    }
+
     /** PUTs JSON as {@code user}. */
     public HttpResponse<String> put(String user, String path, String json) {
         return send(request(user, path)
