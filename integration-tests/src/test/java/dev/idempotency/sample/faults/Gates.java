@@ -26,7 +26,7 @@ public final class Gates {
      *
      * @throws IllegalStateException if nobody opened it within {@link #HOLD_LIMIT_SECONDS}
      */
-    static void holdAt(String name) throws InterruptedException {
+    public static void holdAt(String name) throws InterruptedException {
         Gate gate = gate(name);
         gate.arrived.incrementAndGet();
         if (!gate.open.await(HOLD_LIMIT_SECONDS, TimeUnit.SECONDS)) {
@@ -35,12 +35,12 @@ public final class Gates {
     }
 
     /** How many requests have reached the named gate so far. */
-    static int arrivedAt(String name) {
+    public static int arrivedAt(String name) {
         return gate(name).arrived.get();
     }
 
     /** Lets every request held at the named gate, and every later one, through. */
-    static void open(String name) {
+    public static void open(String name) {
         gate(name).open.countDown();
     }
 
