@@ -116,8 +116,7 @@ class FaultsIT extends SampleContainerTest {
     @Test
     void backendTerminatedMidRequestPersistsNothingAndTheRetryExecutesOnce() throws Exception {
         String gate = UUID.randomUUID().toString();
-        CompletableFuture<HttpResponse<String>> slow =
-                CompletableFuture.supplyAsync(() -> Api.send(api.gatedDebit(account, key, gate)));
+        CompletableFuture<HttpResponse<String>> slow = Api.sendLater(api.gatedDebit(account, key, gate));
         api.awaitAtGate(gate, 1);
         // The request's backend, after the debit reached the database and while the application holds it.
         long terminated = Database.count("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE"

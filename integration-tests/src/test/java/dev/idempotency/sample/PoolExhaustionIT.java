@@ -63,7 +63,7 @@ class PoolExhaustionIT {
         String key = UUID.randomUUID().toString();
         List<CompletableFuture<HttpResponse<String>>> duplicates = new ArrayList<>();
         for (int i = 0; i < DUPLICATES; i++) {
-            duplicates.add(CompletableFuture.supplyAsync(() -> Api.send(effect(key, key, 3000))));
+            duplicates.add(Api.sendLater(effect(key, key, 3000)));
         }
         awaitWinnerInsideTheApplication(key);
         Thread.sleep(300); // the other duplicates arrive and wait
@@ -71,7 +71,7 @@ class PoolExhaustionIT {
         List<CompletableFuture<HttpResponse<String>>> others = new ArrayList<>();
         for (int i = 0; i < OTHER_KEYS; i++) {
             String otherKey = UUID.randomUUID().toString();
-            others.add(CompletableFuture.supplyAsync(() -> Api.send(effect(otherKey, otherKey, 0))));
+            others.add(Api.sendLater(effect(otherKey, otherKey, 0)));
         }
 
         for (CompletableFuture<HttpResponse<String>> other : others) {

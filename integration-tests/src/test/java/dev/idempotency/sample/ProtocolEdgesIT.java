@@ -81,8 +81,7 @@ class ProtocolEdgesIT {
     @Test
     void duplicateWaitsOnlyUpToTheLockTimeoutThenGets409AndLaterReplays() throws Exception {
         String gate = UUID.randomUUID().toString();
-        CompletableFuture<HttpResponse<String>> slow =
-                CompletableFuture.supplyAsync(() -> Api.send(heldDebit(key, gate, false)));
+        CompletableFuture<HttpResponse<String>> slow = Api.sendLater(heldDebit(key, gate, false));
         api.awaitAtGate(gate, 1);
 
         // The first holds its claim at the gate until the duplicate has given up waiting.
@@ -103,13 +102,12 @@ class ProtocolEdgesIT {
     @Test
     void duplicateExecutesOnceWhenTheRequestItWaitedForRollsBack() throws Exception {
         String gate = UUID.randomUUID().toString();
-        CompletableFuture<HttpResponse<String>> failing =
-                CompletableFuture.supplyAsync(() -> Api.send(heldDebit(key, gate, true)));
+        CompletableFuture<HttpResponse<String>> failing = Api.sendLater(heldDebit(key, gate, true));
         api.awaitAtGate(gate, 1);
         // Sent once the first holds the claim; on one node a duplicate waits in memory, where the test cannot see
         // it, so it may still be on its way when the gate opens: it executes once either way, never before.
         CompletableFuture<HttpResponse<String>> waiting =
-                CompletableFuture.supplyAsync(() -> api.post("alice", slowPath(), key, "{\"amount\": 100}"));
+                Api.later(() -> api.post("alice", slowPath(), key, "{\"amount\": 100}"));
         api.openGate(gate);
 
         HttpResponse<String> duplicate = waiting.get();

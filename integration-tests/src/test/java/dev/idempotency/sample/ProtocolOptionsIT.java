@@ -92,8 +92,7 @@ class ProtocolOptionsIT {
         long account = first.openAccount("alice", 1000);
         String key = UUID.randomUUID().toString();
         String gate = UUID.randomUUID().toString();
-        CompletableFuture<HttpResponse<String>> running =
-                CompletableFuture.supplyAsync(() -> Api.send(first.gatedDebit(account, key, gate)));
+        CompletableFuture<HttpResponse<String>> running = Api.sendLater(first.gatedDebit(account, key, gate));
         first.awaitAtGate(gate, 1);
 
         HttpResponse<String> duplicate;

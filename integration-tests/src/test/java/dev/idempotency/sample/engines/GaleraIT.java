@@ -134,12 +134,10 @@ class GaleraIT {
         long account = original.openAccount("alice", 1000);
         String key = UUID.randomUUID().toString();
         String gate = UUID.randomUUID().toString();
-        CompletableFuture<HttpResponse<String>> held =
-                CompletableFuture.supplyAsync(() -> Api.send(original.gatedDebit(account, key, gate)));
+        CompletableFuture<HttpResponse<String>> held = Api.sendLater(original.gatedDebit(account, key, gate));
         original.awaitAtGate(gate, 1);
 
-        CompletableFuture<HttpResponse<String>> duplicate =
-                CompletableFuture.supplyAsync(() -> Api.send(duplicateNode.slowDebit(account, key, 0)));
+        CompletableFuture<HttpResponse<String>> duplicate = Api.sendLater(duplicateNode.slowDebit(account, key, 0));
         awaitLockWait(duplicatesGaleraNode);
         original.openGate(gate);
 
@@ -234,8 +232,7 @@ class GaleraIT {
         String gate = UUID.randomUUID().toString();
 
         // Claimed and debited on node 2, whose database dies while the application still holds the transaction.
-        CompletableFuture<HttpResponse<String>> held =
-                CompletableFuture.supplyAsync(() -> Api.send(second.gatedDebit(account, key, gate)));
+        CompletableFuture<HttpResponse<String>> held = Api.sendLater(second.gatedDebit(account, key, gate));
         second.awaitAtGate(gate, 1);
         cluster().kill(2);
         second.openGate(gate);

@@ -12,6 +12,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /** A plain HTTP client for the sample's API, authenticating with the demo users (password = name). */
 public final class Api {
@@ -20,6 +23,16 @@ public final class Api {
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10))
             .build();
+
+    /**
+     * Threads of their own for requests sent at once: the common pool has a single thread on a two-core machine,
+     * where it would send "concurrent" requests one after the other.
+     */
+    private static final ExecutorService SENDERS = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "test-client");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private final URI base;
 
@@ -97,6 +110,16 @@ public final class Api {
 
     public HttpResponse<String> get(String user, String path) {
         return send(request(user, path).GET().build());
+    }
+
+    /** Sends the request on a thread of its own, so that it runs while the test goes on. */
+    public static CompletableFuture<HttpResponse<String>> sendLater(HttpRequest request) {
+        return CompletableFuture.supplyAsync(() -> send(request), SENDERS);
+    }
+
+    /** Runs {@code call} on a thread of its own, so that it runs while the test goes on. */
+    public static <T> CompletableFuture<T> later(java.util.function.Supplier<T> call) {
+        return CompletableFuture.supplyAsync(call, SENDERS);
     }
 
     /** Opens a fresh account for {@code user} with {@code balance} and returns its id. */
