@@ -138,7 +138,7 @@ class GaleraIT {
         original.awaitAtGate(gate, 1);
 
         CompletableFuture<HttpResponse<String>> duplicate = Api.sendLater(duplicateNode.slowDebit(account, key, 0));
-        awaitLockWait(duplicatesGaleraNode);
+        awaitClaimRunning(duplicatesGaleraNode);
         original.openGate(gate);
 
         HttpResponse<String> answered = held.get();
@@ -153,13 +153,21 @@ class GaleraIT {
         assertEverywhere(key, account, 900);
     }
 
-    /** Waits until a transaction on the Galera node waits for a lock: the duplicate's claim, held by the first's. */
-    private static void awaitLockWait(int node) throws Exception {
+    /**
+     * Waits until a claim is running on the Galera node: a client's {@code INSERT IGNORE INTO request_result} still
+     * executing there. While the first request holds the key at its gate, a claim that has not answered is one
+     * that waits for it.
+     */
+    private static void awaitClaimRunning(int node) throws Exception {
         long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-        while (cluster().count(node, "SELECT count(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'")
+        while (cluster()
+                        .count(
+                                node,
+                                "SELECT count(*) FROM information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID()"
+                                        + " AND USER <> 'system user' AND INFO LIKE '%INSERT IGNORE INTO request_result%'")
                 == 0) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("no claim waited for a lock on Galera node " + node);
+                throw new AssertionError("no claim ran on Galera node " + node);
             }
             Thread.sleep(20);
         }
