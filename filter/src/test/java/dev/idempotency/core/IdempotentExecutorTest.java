@@ -32,6 +32,8 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -199,14 +201,20 @@ class IdempotentExecutorTest {
 
     @Test
     void aDuplicateInFlightWaitsForTheFirstThenReplaysIt() throws Exception {
+        Gate gate = new Gate();
         CompletableFuture<Decision<String>> first = CompletableFuture.supplyAsync(
-                () -> executeQuietly(executor, attempt("k7", "100"), work("k7", true, 800)));
-        sleep(200);
+                () -> executeQuietly(executor, attempt("k7", "100"), heldWork("k7", gate)));
+        gate.awaitReached();
 
-        Decision<String> duplicate = executor.execute(attempt("k7", "100"), work("k7", true, 0));
+        CompletableFuture<Decision<String>> duplicate = new CompletableFuture<>();
+        Thread duplicateThread = new Thread(
+                () -> duplicate.complete(executeQuietly(executor, attempt("k7", "100"), work("k7", true, 0))));
+        duplicateThread.start();
+        awaitWaiting(duplicateThread);
+        gate.open();
 
         assertInstanceOf(Decision.Executed.class, first.get());
-        assertInstanceOf(Decision.Replayed.class, duplicate);
+        assertInstanceOf(Decision.Replayed.class, duplicate.get());
         assertEquals(1, runs.get());
         assertEquals(1, effects("k7"));
     }
@@ -214,11 +222,17 @@ class IdempotentExecutorTest {
     @Test
     void aDuplicateGivesUpAtTheLockTimeoutWhileTheFirstStillRuns() throws Exception {
         IdempotentExecutor impatient = executor(Duration.ofSeconds(1), EncryptionKeys.NONE);
+        Gate gate = new Gate();
         CompletableFuture<Decision<String>> first = CompletableFuture.supplyAsync(
-                () -> executeQuietly(impatient, attempt("k8", "100"), work("k8", true, 2_000)));
-        sleep(200);
+                () -> executeQuietly(impatient, attempt("k8", "100"), heldWork("k8", gate)));
+        gate.awaitReached();
 
-        Decision<String> duplicate = impatient.execute(attempt("k8", "100"), work("k8", true, 0));
+        Decision<String> duplicate;
+        try {
+            duplicate = impatient.execute(attempt("k8", "100"), work("k8", true, 0));
+        } finally {
+            gate.open();
+        }
 
         assertEquals(
                 Decision.Failure.IN_PROGRESS,
@@ -227,23 +241,31 @@ class IdempotentExecutorTest {
         assertEquals(1, runs.get());
     }
 
+    /**
+     * With a lock timeout far longer than the test, a duplicate that waited would not come back while the first is
+     * held; coming back refused while the gate is still closed is what "at once" means.
+     */
     @Test
     void aDuplicateOfAnOperationThatRejectsIsRefusedAtOnceAndTheFirstReplaysAfterwards() throws Exception {
+        IdempotentExecutor patient = executor(Duration.ofHours(1), EncryptionKeys.NONE);
         Attempt rejecting = rejecting("k10");
+        Gate gate = new Gate();
         CompletableFuture<Decision<String>> first =
-                CompletableFuture.supplyAsync(() -> executeQuietly(executor, rejecting, work("k10", true, 1_500)));
-        sleep(200);
-        long started = System.nanoTime();
+                CompletableFuture.supplyAsync(() -> executeQuietly(patient, rejecting, heldWork("k10", gate)));
+        gate.awaitReached();
 
-        Decision<String> duplicate = executor.execute(rejecting, work("k10", true, 0));
+        Decision<String> duplicate;
+        try {
+            duplicate = patient.execute(rejecting, work("k10", true, 0));
+        } finally {
+            gate.open();
+        }
 
-        long waitedMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
         assertEquals(
                 Decision.Failure.IN_PROGRESS,
                 assertInstanceOf(Decision.Failed.class, duplicate).failure());
-        assertTrue(waitedMillis < 500, "refused after " + waitedMillis + " ms, while the first still ran");
         assertInstanceOf(Decision.Executed.class, first.get());
-        assertInstanceOf(Decision.Replayed.class, executor.execute(rejecting, work("k10", true, 0)));
+        assertInstanceOf(Decision.Replayed.class, patient.execute(rejecting, work("k10", true, 0)));
         assertEquals(1, runs.get());
     }
 
@@ -385,6 +407,50 @@ class IdempotentExecutorTest {
         return SettingsParser.parse(
                         Map.of("operations", "POST /debits = debit:v1 encrypted", "encryption-keys", setting))
                 .encryptionKeys();
+    }
+
+    /** The application's work that, once it has written its row, holds its transaction until the gate opens. */
+    private IdempotentExecutor.Work<String, SQLException> heldWork(String key, Gate gate) {
+        IdempotentExecutor.Work<String, SQLException> work = work(key, true, 0);
+        return () -> {
+            IdempotentExecutor.Ran<String> ran = work.run();
+            gate.holdUntilOpen();
+            return ran;
+        };
+    }
+
+    /** Orders two attempts without sleeping: the first holds inside its work until the test opens the gate. */
+    private static final class Gate {
+        private final CountDownLatch reached = new CountDownLatch(1);
+        private final CountDownLatch open = new CountDownLatch(1);
+
+        void holdUntilOpen() {
+            reached.countDown();
+            try {
+                if (!open.await(1, TimeUnit.MINUTES)) {
+                    throw new IllegalStateException("the test never opened the gate");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        void awaitReached() throws InterruptedException {
+            assertTrue(reached.await(1, TimeUnit.MINUTES), "the first attempt never reached its work");
+        }
+
+        void open() {
+            open.countDown();
+        }
+    }
+
+    /** Waits until the thread is parked: a duplicate waiting for the key, seen from outside, never timed. */
+    private static void awaitWaiting(Thread thread) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (thread.getState() != Thread.State.WAITING && thread.getState() != Thread.State.TIMED_WAITING) {
+            assertTrue(System.nanoTime() < deadline, "the duplicate never waited");
+            Thread.sleep(1);
+        }
     }
 
     private static Decision<String> executeQuietly(

@@ -17,13 +17,19 @@ class KeysInFlightTest {
     @Test
     void aDuplicateWaitsUntilTheRequestAheadLeaves() throws Exception {
         assertTrue(keys.enter(KEY, deadlineIn(1_000)));
-        CompletableFuture<Boolean> duplicate = CompletableFuture.supplyAsync(() -> keys.enter(KEY, deadlineIn(10_000)));
-        Thread.sleep(100);
+        CompletableFuture<Boolean> duplicate = new CompletableFuture<>();
+        Thread duplicateThread = new Thread(() -> duplicate.complete(keys.enter(KEY, deadlineIn(60_000))));
+        duplicateThread.start();
+        // Parked on the request ahead, seen from outside: no sleep decides whether it has arrived.
+        while (duplicateThread.getState() != Thread.State.TIMED_WAITING) {
+            assertFalse(duplicate.isDone(), "the duplicate must wait while the key is in flight");
+            Thread.onSpinWait();
+        }
         assertFalse(duplicate.isDone(), "the duplicate must wait while the key is in flight");
 
         keys.leave(KEY);
 
-        assertTrue(duplicate.get(5, TimeUnit.SECONDS));
+        assertTrue(duplicate.get());
         keys.leave(KEY);
         assertEquals(0, keys.size());
     }

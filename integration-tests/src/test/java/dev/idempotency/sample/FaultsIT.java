@@ -115,15 +115,13 @@ class FaultsIT extends SampleContainerTest {
 
     @Test
     void backendTerminatedMidRequestPersistsNothingAndTheRetryExecutesOnce() throws Exception {
-        CompletableFuture<HttpResponse<String>> slow =
-                CompletableFuture.supplyAsync(() -> Api.send(api.slowDebit(account, key, 4000)));
-        long terminated = 0;
-        for (int attempt = 0; attempt < 70 && terminated == 0; attempt++) {
-            Thread.sleep(50);
-            // The request's backend, after the debit reached the database and while the application sleeps.
-            terminated = Database.count("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE"
-                    + " state LIKE 'idle in transaction%' AND query LIKE 'update account%'");
-        }
+        String gate = UUID.randomUUID().toString();
+        CompletableFuture<HttpResponse<String>> slow = Api.sendLater(api.gatedDebit(account, key, gate));
+        api.awaitAtGate(gate, 1);
+        // The request's backend, after the debit reached the database and while the application holds it.
+        long terminated = Database.count("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE"
+                + " state LIKE 'idle in transaction%' AND query LIKE 'update account%'");
+        api.openGate(gate);
 
         HttpResponse<String> failed = slow.get();
 

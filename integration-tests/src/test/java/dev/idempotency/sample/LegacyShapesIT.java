@@ -512,7 +512,7 @@ class LegacyShapesIT {
      * servers write their logs asynchronously); what it holds then if it never does.
      */
     private static String logSince(Path log, long offset, String text) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
         String since;
         do {
             try {

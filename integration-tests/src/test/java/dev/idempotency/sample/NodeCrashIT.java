@@ -61,8 +61,7 @@ class NodeCrashIT extends SampleContainerTest {
                 "the doomed node's request inside the application",
                 () -> Database.count("SELECT count(*) FROM pg_stat_activity WHERE state LIKE 'idle in transaction%'"
                         + " AND query LIKE 'update account%'"));
-        CompletableFuture<HttpResponse<String>> duplicate =
-                CompletableFuture.supplyAsync(() -> Api.send(survivor.slowDebit(account, key, 0)));
+        CompletableFuture<HttpResponse<String>> duplicate = Api.sendLater(survivor.slowDebit(account, key, 0));
         await(
                 "the duplicate waiting on the key",
                 () -> Database.count("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
@@ -90,7 +89,7 @@ class NodeCrashIT extends SampleContainerTest {
     }
 
     private static void await(String what, LongSupplier count) throws InterruptedException {
-        for (int attempt = 0; attempt < 200; attempt++) {
+        for (int attempt = 0; attempt < 1_200; attempt++) { // up to a minute
             if (count.getAsLong() > 0) {
                 return;
             }

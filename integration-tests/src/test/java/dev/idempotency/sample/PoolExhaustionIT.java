@@ -63,7 +63,7 @@ class PoolExhaustionIT {
         String key = UUID.randomUUID().toString();
         List<CompletableFuture<HttpResponse<String>>> duplicates = new ArrayList<>();
         for (int i = 0; i < DUPLICATES; i++) {
-            duplicates.add(CompletableFuture.supplyAsync(() -> Api.send(effect(key, key, 3000))));
+            duplicates.add(Api.sendLater(effect(key, key, 3000)));
         }
         awaitWinnerInsideTheApplication(key);
         Thread.sleep(300); // the other duplicates arrive and wait
@@ -71,7 +71,7 @@ class PoolExhaustionIT {
         List<CompletableFuture<HttpResponse<String>>> others = new ArrayList<>();
         for (int i = 0; i < OTHER_KEYS; i++) {
             String otherKey = UUID.randomUUID().toString();
-            others.add(CompletableFuture.supplyAsync(() -> Api.send(effect(otherKey, otherKey, 0))));
+            others.add(Api.sendLater(effect(otherKey, otherKey, 0)));
         }
 
         for (CompletableFuture<HttpResponse<String>> other : others) {
@@ -92,7 +92,7 @@ class PoolExhaustionIT {
     }
 
     private static void awaitWinnerInsideTheApplication(String key) throws InterruptedException {
-        for (int attempt = 0; attempt < 100; attempt++) {
+        for (int attempt = 0; attempt < 1_200; attempt++) { // up to a minute
             if (Database.count("select count(*) from pg_stat_activity where state like 'idle in transaction%'"
                             + " and query like 'insert into pool_effect%'")
                     > 0) {
@@ -105,7 +105,7 @@ class PoolExhaustionIT {
 
     private static long awaitConnectionsInUse(long expected) throws InterruptedException {
         long inUse = -1;
-        for (int attempt = 0; attempt < 50 && inUse != expected; attempt++) {
+        for (int attempt = 0; attempt < 600 && inUse != expected; attempt++) {
             URI uri = TestServer.context("small-pool")
                     .resolve("test-jmx?name=" + URLEncoder.encode(POOL_STATISTICS, StandardCharsets.UTF_8)
                             + "&attribute=InUseCount");

@@ -66,7 +66,8 @@ class PostgresFailoverIT {
     private static final String FAILOVER_DATASOURCE = "java:jboss/datasources/FailoverDS";
     private static final long START_BALANCE = 1_000_000;
     private static final int CLIENTS = 4;
-    private static final Duration TRAFFIC_BEFORE_THE_CRASH = Duration.ofMillis(800);
+    /** The crash comes under traffic: after this many debits were answered, with the clients still sending. */
+    private static final int ACKNOWLEDGED_BEFORE_THE_CRASH = 20;
 
     private static PostgresPair currentPair;
 
@@ -200,7 +201,7 @@ class PostgresFailoverIT {
                 }
             }));
         }
-        Thread.sleep(TRAFFIC_BEFORE_THE_CRASH.toMillis());
+        awaitAcknowledged(traffic, ACKNOWLEDGED_BEFORE_THE_CRASH);
         pair.killPrimary();
         crashed.set(true);
         for (Future<?> client : running) {
@@ -227,6 +228,17 @@ class PostgresFailoverIT {
     }
 
     /** The debits the clients sent, and which of their records the promoted standby holds. */
+    /** Waits for what the test can see (answered debits), never for a time; fails after a minute. */
+    private static void awaitAcknowledged(Traffic traffic, int debits) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (traffic.acknowledged.size() < debits) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("only " + traffic.acknowledged.size() + " debits were answered");
+            }
+            Thread.sleep(10);
+        }
+    }
+
     private static final class Traffic {
         private final Api api;
         private final Map<String, Long> sent = new ConcurrentHashMap<>();

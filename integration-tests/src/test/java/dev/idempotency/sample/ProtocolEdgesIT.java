@@ -80,11 +80,13 @@ class ProtocolEdgesIT {
 
     @Test
     void duplicateWaitsOnlyUpToTheLockTimeoutThenGets409AndLaterReplays() throws Exception {
-        CompletableFuture<HttpResponse<String>> slow =
-                CompletableFuture.supplyAsync(() -> Api.send(slowDebit(key, 5000, false)));
-        Thread.sleep(500);
+        String gate = UUID.randomUUID().toString();
+        CompletableFuture<HttpResponse<String>> slow = Api.sendLater(heldDebit(key, gate, false));
+        api.awaitAtGate(gate, 1);
 
+        // The first holds its claim at the gate until the duplicate has given up waiting.
         HttpResponse<String> duplicate = api.post("alice", slowPath(), key, "{\"amount\": 100}");
+        api.openGate(gate);
 
         assertProblem(duplicate, 409, "request-in-progress");
         assertTrue(duplicate.headers().firstValue("Retry-After").isPresent());
@@ -99,12 +101,16 @@ class ProtocolEdgesIT {
 
     @Test
     void duplicateExecutesOnceWhenTheRequestItWaitedForRollsBack() throws Exception {
-        CompletableFuture<HttpResponse<String>> failing =
-                CompletableFuture.supplyAsync(() -> Api.send(slowDebit(key, 800, true)));
-        Thread.sleep(200);
+        String gate = UUID.randomUUID().toString();
+        CompletableFuture<HttpResponse<String>> failing = Api.sendLater(heldDebit(key, gate, true));
+        api.awaitAtGate(gate, 1);
+        // Sent once the first holds the claim; on one node a duplicate waits in memory, where the test cannot see
+        // it, so it may still be on its way when the gate opens: it executes once either way, never before.
+        CompletableFuture<HttpResponse<String>> waiting =
+                Api.later(() -> api.post("alice", slowPath(), key, "{\"amount\": 100}"));
+        api.openGate(gate);
 
-        HttpResponse<String> duplicate = api.post("alice", slowPath(), key, "{\"amount\": 100}");
-
+        HttpResponse<String> duplicate = waiting.get();
         assertEquals(500, failing.get().statusCode(), failing.get().body());
         assertEquals(200, duplicate.statusCode(), duplicate.body());
         assertEquals("{\"balance\":900}", duplicate.body());
@@ -261,11 +267,12 @@ class ProtocolEdgesIT {
                 .build());
     }
 
-    private HttpRequest slowDebit(String key, long sleepMillis, boolean fail) {
+    /** A debit through the slow endpoint that holds its claim at {@code gate}, then answers 200 or fails with 500. */
+    private HttpRequest heldDebit(String key, String gate, boolean fail) {
         return api.request("alice", slowPath())
                 .header("Content-Type", "application/json")
                 .header("Idempotency-Key", key)
-                .header("X-Test-Sleep-Millis", Long.toString(sleepMillis))
+                .header("X-Test-Gate", gate)
                 .header("X-Test-Fail", Boolean.toString(fail))
                 .POST(HttpRequest.BodyPublishers.ofString("{\"amount\": 100}"))
                 .build();

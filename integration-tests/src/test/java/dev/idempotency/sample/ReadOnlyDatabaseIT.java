@@ -78,7 +78,7 @@ class ReadOnlyDatabaseIT extends SampleContainerTest {
             s.execute("SELECT pg_reload_conf()");
         }
         String expected = readOnly ? "on" : "off";
-        for (int attempt = 0; attempt < 100 && !expected.equals(currentDefault()); attempt++) {
+        for (int attempt = 0; attempt < 1_200 && !expected.equals(currentDefault()); attempt++) {
             Thread.sleep(50);
         }
         assertEquals(expected, currentDefault(), "the reloaded setting did not reach new sessions");

@@ -48,7 +48,7 @@ class RetentionIT {
         }
         insertRecord(live, "now() + interval '1 hour'");
 
-        long deadline = System.nanoTime() + 15_000_000_000L;
+        long deadline = System.nanoTime() + 60_000_000_000L;
         while (Database.count("SELECT count(*) FROM request_result WHERE request_key LIKE '" + expired + "%'") > 0
                 && System.nanoTime() < deadline) {
             Thread.sleep(200);

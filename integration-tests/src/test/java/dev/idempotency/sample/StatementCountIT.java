@@ -127,7 +127,7 @@ class StatementCountIT {
     }
 
     private static List<String> awaitLogLine(String text) throws IOException, InterruptedException {
-        for (int attempt = 0; attempt < 50; attempt++) {
+        for (int attempt = 0; attempt < 600; attempt++) { // up to a minute
             List<String> lines = Files.readAllLines(PostgresExtension.statementLog());
             if (indexOf(lines, text) >= 0) {
                 return lines;

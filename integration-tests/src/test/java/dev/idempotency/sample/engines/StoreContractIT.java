@@ -41,7 +41,7 @@ abstract class StoreContractIT {
     /** The servlet and the filter's jar; subclasses deploy it under a name of their own. */
     static WebArchive contractDeployment(String archiveName) {
         return ShrinkWrap.create(WebArchive.class, archiveName)
-                .addClass(StoreContractServlet.class)
+                .addClasses(StoreContractServlet.class, dev.idempotency.sample.faults.Gates.class)
                 .addAsLibrary(new java.io.File(System.getProperty("filter.jar")), "idempotency-filter.jar");
     }
 
@@ -55,9 +55,12 @@ abstract class StoreContractIT {
     @Test
     void concurrentDuplicateWaitsForTheWinnerThenReplays() throws Exception {
         String key = newKey();
-        // Longer than H2's own two-second lock timeout, so the store's retries carry the wait on H2.
-        CompletableFuture<String> winner = claimLater(key, "first", 2_500, "commit", 0);
-        CompletableFuture<String> duplicate = claimLater(key, "first", 0, "commit", 300);
+        String gate = newKey();
+        // Held longer than H2's own two-second lock timeout, so the store's retries carry the wait on H2.
+        CompletableFuture<String> winner = claimHeld(key, gate, 2_500, "commit");
+        awaitAtGate(gate);
+        CompletableFuture<String> duplicate = claimLater(key, 10);
+        openGate(gate);
 
         assertEquals("claimed", winner.get());
         assertEquals("existing first 200 done:" + key, duplicate.get());
@@ -66,8 +69,11 @@ abstract class StoreContractIT {
     @Test
     void waitingDuplicateWhoseWinnerRollsBackExecutesItselfOnce() throws Exception {
         String key = newKey();
-        CompletableFuture<String> winner = claimLater(key, "first", 1_500, "rollback", 0);
-        CompletableFuture<String> duplicate = claimLater(key, "first", 0, "commit", 300);
+        String gate = newKey();
+        CompletableFuture<String> winner = claimHeld(key, gate, 1_500, "rollback");
+        awaitAtGate(gate);
+        CompletableFuture<String> duplicate = claimLater(key, 10);
+        openGate(gate);
 
         assertEquals("claimed", winner.get());
         assertEquals("claimed", duplicate.get());
@@ -78,10 +84,20 @@ abstract class StoreContractIT {
     @Test
     void duplicateGivesUpAtItsWaitBound() throws Exception {
         String key = newKey();
-        CompletableFuture<String> winner = claimLater(key, "first", 4_000, "commit", 0);
-        CompletableFuture<String> duplicate = claimLater(key, "first", 0, "commit", 300, 1);
+        String gate = newKey();
+        CompletableFuture<String> winner = claimHeld(key, gate, 0, "commit");
+        awaitAtGate(gate);
 
-        assertEquals("in-progress", duplicate.get());
+        // The winner stays at its gate until the duplicate has answered: one that outwaited its bound would wait
+        // until the gate gave up on the test, then find the key free and claim it.
+        String duplicate;
+        try {
+            duplicate = claim(key, "first", 0, "commit", 1);
+        } finally {
+            openGate(gate);
+        }
+
+        assertEquals("in-progress", duplicate);
         assertEquals("claimed", winner.get());
     }
 
@@ -134,9 +150,12 @@ abstract class StoreContractIT {
     @Test
     void concurrentRedeliveriesOfOneMessageApplyItOnce() throws Exception {
         String id = newKey();
-        // Longer than H2's own two-second lock timeout, so the shared claim loop carries the wait on H2.
-        CompletableFuture<String> first = messageLater(id, 2_500, "commit", 0);
-        CompletableFuture<String> redelivery = messageLater(id, 0, "commit", 300);
+        String gate = newKey();
+        // Held longer than H2's own two-second lock timeout, so the shared claim loop carries the wait on H2.
+        CompletableFuture<String> first = messageHeld(id, gate, 2_500, "commit");
+        awaitAtGate(gate);
+        CompletableFuture<String> redelivery = messageHeld(id, null, 0, "commit");
+        openGate(gate);
 
         assertEquals("first", first.get());
         assertEquals("redelivery", redelivery.get());
@@ -146,37 +165,26 @@ abstract class StoreContractIT {
     @Test
     void aRedeliveryWaitingOnADeliveryThatRollsBackAppliesItItself() throws Exception {
         String id = newKey();
-        CompletableFuture<String> first = messageLater(id, 1_500, "rollback", 0);
-        CompletableFuture<String> redelivery = messageLater(id, 0, "commit", 300);
+        String gate = newKey();
+        CompletableFuture<String> first = messageHeld(id, gate, 1_500, "rollback");
+        awaitAtGate(gate);
+        CompletableFuture<String> redelivery = messageHeld(id, null, 0, "commit");
+        openGate(gate);
 
         assertEquals("first", first.get());
         assertEquals("first", redelivery.get());
         assertEquals(1, engine().count("SELECT count(*) FROM processed_message WHERE message_id = ?", id));
     }
 
-    private CompletableFuture<String> messageLater(String id, long hold, String end, long delay) {
-        return CompletableFuture.supplyAsync(
-                () -> {
-                    try {
-                        Thread.sleep(delay);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    return post(
-                            "message",
-                            Map.of(
-                                    "subscriber",
-                                    "contract",
-                                    "id",
-                                    id,
-                                    "payload",
-                                    "{\"amount\": 1}",
-                                    "hold",
-                                    Long.toString(hold),
-                                    "end",
-                                    end));
-                },
-                CLIENTS);
+    /** The consumer's claim of message {@code id}, held at {@code gate} (when not null) and then for {@code hold} ms. */
+    private CompletableFuture<String> messageHeld(String id, String gate, long hold, String end) {
+        Map<String, String> parameters = new java.util.HashMap<>(
+                Map.of("subscriber", "contract", "id", id, "payload", "{\"amount\": 1}", "hold", Long.toString(hold)));
+        parameters.put("end", end);
+        if (gate != null) {
+            parameters.put("gate", gate);
+        }
+        return CompletableFuture.supplyAsync(() -> post("message", parameters), CLIENTS);
     }
 
     private static String newKey() {
@@ -203,22 +211,47 @@ abstract class StoreContractIT {
                         Long.toString(waitSeconds)));
     }
 
-    private CompletableFuture<String> claimLater(String key, String request, long hold, String end, long delay) {
-        return claimLater(key, request, hold, end, delay, 10);
+    /** A claim of {@code key} that, once claimed, holds at {@code gate} until the test opens it, then for {@code hold} ms. */
+    private CompletableFuture<String> claimHeld(String key, String gate, long hold, String end) {
+        return CompletableFuture.supplyAsync(
+                () -> post(
+                        "claim",
+                        Map.of(
+                                "scope",
+                                "contract",
+                                "operation",
+                                "contract:v1",
+                                "key",
+                                key,
+                                "request",
+                                "first",
+                                "gate",
+                                gate,
+                                "hold",
+                                Long.toString(hold),
+                                "end",
+                                end,
+                                "wait",
+                                "10")),
+                CLIENTS);
     }
 
-    private CompletableFuture<String> claimLater(
-            String key, String request, long hold, String end, long delay, long waitSeconds) {
-        return CompletableFuture.supplyAsync(
-                () -> {
-                    try {
-                        Thread.sleep(delay);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    return claim(key, request, hold, end, waitSeconds);
-                },
-                CLIENTS);
+    /** A claim of {@code key} with request {@code first}, committed when claimed, sent now from another client. */
+    private CompletableFuture<String> claimLater(String key, long waitSeconds) {
+        return CompletableFuture.supplyAsync(() -> claim(key, "first", 0, "commit", waitSeconds), CLIENTS);
+    }
+
+    /** Waits until a claim holds at the gate, asking the servlet; never for a time, and at most a minute. */
+    private void awaitAtGate(String gate) throws InterruptedException {
+        long deadline = System.nanoTime() + java.time.Duration.ofMinutes(1).toNanos();
+        while (Integer.parseInt(post("arrived", Map.of("name", gate))) == 0) {
+            assertTrue(System.nanoTime() < deadline, "nothing reached gate " + gate);
+            Thread.sleep(20);
+        }
+    }
+
+    private void openGate(String gate) {
+        post("open", Map.of("name", gate));
     }
 
     private String post(String operation, Map<String, String> parameters) {

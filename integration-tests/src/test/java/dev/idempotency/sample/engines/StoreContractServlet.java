@@ -5,6 +5,7 @@ import dev.idempotency.RequestInProgressException;
 import dev.idempotency.consumer.ProcessedMessages;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.dialect.SqlStatement;
+import dev.idempotency.sample.faults.Gates;
 import dev.idempotency.store.ClaimOutcome;
 import dev.idempotency.store.RequestResultId;
 import dev.idempotency.store.RequestResultStore;
@@ -31,14 +32,16 @@ import javax.sql.DataSource;
  * is real and so are the transaction and the shared connection. Test-only: it exposes internals.
  *
  * <ul>
- *   <li>{@code POST claim?scope&operation&key&request&hold&end&wait}: claims, then (when claimed) holds the key
- *       for {@code hold} ms and commits a 200 response {@code done:<key>} ({@code end=commit}) or rolls back;
- *       answers {@code claimed}, {@code existing <request> <status> <body>} or {@code in-progress}.
+ *   <li>{@code POST claim?scope&operation&key&request&gate&hold&end&wait}: claims, then (when claimed) holds the
+ *       key at the {@link Gates gate} named {@code gate} until the test opens it (when given), then for {@code
+ *       hold} ms, and commits a 200 response {@code done:<key>} ({@code end=commit}) or rolls back; answers {@code
+ *       claimed}, {@code existing <request> <status> <body>} or {@code in-progress}.
  *   <li>{@code POST purge?batch}: deletes expired records in one transaction, a batch with each of the store's purge
  *       statements; answers the count.
- *   <li>{@code POST message?subscriber&id&payload&hold&end}: the consumer's claim, then (the first time) holds it
- *       for {@code hold} ms and commits ({@code end=commit}, the default) or rolls back; answers {@code first},
+ *   <li>{@code POST message?subscriber&id&payload&gate&hold&end}: the consumer's claim, then (the first time)
+ *       holds it at the gate (when given), then for {@code hold} ms, and commits ({@code end=commit}, the default) or rolls back; answers {@code first},
  *       {@code redelivery}, {@code mismatch} or {@code in-progress}.
+ *   <li>{@code POST arrived?name}: how many requests have reached the gate; {@code POST open?name} opens it.
  * </ul>
  */
 @WebServlet("/contract/*")
@@ -57,6 +60,11 @@ public class StoreContractServlet extends HttpServlet {
                         case "/claim" -> claim(dataSource, request);
                         case "/purge" -> purge(dataSource, Integer.parseInt(request.getParameter("batch")));
                         case "/message" -> message(dataSource, request);
+                        case "/arrived" -> Integer.toString(Gates.arrivedAt(request.getParameter("name")));
+                        case "/open" -> {
+                            Gates.open(request.getParameter("name"));
+                            yield "open";
+                        }
                         default -> throw new IllegalArgumentException("no operation " + request.getPathInfo());
                     };
             response.setContentType("text/plain;charset=UTF-8");
@@ -81,7 +89,7 @@ public class StoreContractServlet extends HttpServlet {
                 return "existing " + record.request() + " " + record.response().status() + " "
                         + new String(record.response().body(), StandardCharsets.UTF_8);
             }
-            Thread.sleep(Long.parseLong(request.getParameter("hold")));
+            holdTheClaim(request);
             if (!"commit".equals(request.getParameter("end"))) {
                 return "claimed";
             }
@@ -130,7 +138,7 @@ public class StoreContractServlet extends HttpServlet {
                             "application/json",
                             request.getParameter("payload").getBytes(StandardCharsets.UTF_8));
             if (first) {
-                Thread.sleep(Long.parseLong(Objects.requireNonNullElse(request.getParameter("hold"), "0")));
+                holdTheClaim(request);
                 if ("rollback".equals(request.getParameter("end"))) {
                     return "first";
                 }
@@ -146,5 +154,18 @@ public class StoreContractServlet extends HttpServlet {
                 transaction.rollback();
             }
         }
+    }
+
+    /**
+     * Holds a claim just made: at the gate, so the test sends the duplicate only once the claim is in place, then
+     * for {@code hold} ms, long enough for a duplicate to go through an engine's own lock timeout (H2's is two
+     * seconds) and the store's retries.
+     */
+    private static void holdTheClaim(HttpServletRequest request) throws InterruptedException {
+        String gate = request.getParameter("gate");
+        if (gate != null) {
+            Gates.holdAt(gate);
+        }
+        Thread.sleep(Long.parseLong(Objects.requireNonNullElse(request.getParameter("hold"), "0")));
     }
 }

@@ -64,9 +64,9 @@ public class FaultResource {
     }
 
     /**
-     * Debits, then sleeps for {@code X-Test-Sleep-Millis} while holding the claim, then answers 200, or a
-     * 500 problem when {@code X-Test-Fail: true}. Headers are not part of a request's identity, so a retry
-     * can behave differently from the original.
+     * Debits, then holds the claim (at the {@link Gates gate} named by {@code X-Test-Gate} until the test opens
+     * it, or for {@code X-Test-Sleep-Millis}), then answers 200, or a 500 problem when {@code X-Test-Fail:
+     * true}. Headers are not part of a request's identity, so a retry can behave differently from the original.
      */
     @POST
     @Path("/slow")
@@ -74,9 +74,13 @@ public class FaultResource {
             @PathParam("id") long id,
             JsonObject request,
             @HeaderParam("X-Test-Sleep-Millis") @DefaultValue("0") long sleepMillis,
-            @HeaderParam("X-Test-Fail") @DefaultValue("false") boolean fail)
+            @HeaderParam("X-Test-Fail") @DefaultValue("false") boolean fail,
+            @HeaderParam("X-Test-Gate") String gate)
             throws InterruptedException {
         long balance = debit(id, request);
+        if (gate != null) {
+            Gates.holdAt(gate);
+        }
         Thread.sleep(sleepMillis);
         if (fail) {
             return Response.status(500).entity("{\"failed\": true}").build();

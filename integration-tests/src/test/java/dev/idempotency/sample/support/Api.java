@@ -12,6 +12,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /** A plain HTTP client for the sample's API, authenticating with the demo users (password = name). */
 public final class Api {
@@ -20,6 +23,16 @@ public final class Api {
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10))
             .build();
+
+    /**
+     * Threads of their own for requests sent at once: the common pool has a single thread on a two-core machine,
+     * where it would send "concurrent" requests one after the other.
+     */
+    private static final ExecutorService SENDERS = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "test-client");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private final URI base;
 
@@ -52,6 +65,41 @@ public final class Api {
                 .build();
     }
 
+    /**
+     * A debit of 100 as alice through the slow endpoint ({@code slow:v1}) that, once it has debited, holds its
+     * transaction, and so the key's claim, at the gate named {@code gate} until {@link #openGate} opens it.
+     */
+    public HttpRequest gatedDebit(long account, String key, String gate) {
+        return request("alice", "api/test/accounts/" + account + "/slow")
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", key)
+                .header("X-Test-Gate", gate)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"amount\": 100}"))
+                .build();
+    }
+
+    /**
+     * Waits until {@code requests} requests are held at the gate, asking the application; fails after a minute.
+     * A wait for a state the test can see, never for a time.
+     */
+    public void awaitAtGate(String gate, int requests) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (Integer.parseInt(get("alice", "api/test/gates/" + gate).body().trim()) < requests) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(requests + " request(s) never reached gate " + gate);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** Opens the gate: every request held there, and every later one, goes on. */
+    public void openGate(String gate) {
+        HttpResponse<String> opened = post("alice", "api/test/gates/" + gate, null, "{}");
+        if (opened.statusCode() != 200) {
+            throw new IllegalStateException("gate " + gate + " not opened: " + opened.body());
+        }
+    }
+
     /** PUTs JSON as {@code user}. */
     public HttpResponse<String> put(String user, String path, String json) {
         return send(request(user, path)
@@ -62,6 +110,16 @@ public final class Api {
 
     public HttpResponse<String> get(String user, String path) {
         return send(request(user, path).GET().build());
+    }
+
+    /** Sends the request on a thread of its own, so that it runs while the test goes on. */
+    public static CompletableFuture<HttpResponse<String>> sendLater(HttpRequest request) {
+        return CompletableFuture.supplyAsync(() -> send(request), SENDERS);
+    }
+
+    /** Runs {@code call} on a thread of its own, so that it runs while the test goes on. */
+    public static <T> CompletableFuture<T> later(java.util.function.Supplier<T> call) {
+        return CompletableFuture.supplyAsync(call, SENDERS);
     }
 
     /** Opens a fresh account for {@code user} with {@code balance} and returns its id. */

@@ -7,6 +7,8 @@ import dev.idempotency.sample.faults.FailingCreditProjection;
 import dev.idempotency.sample.faults.FailingCreditsResource;
 import dev.idempotency.sample.faults.FaultResource;
 import dev.idempotency.sample.faults.FormEchoServlet;
+import dev.idempotency.sample.faults.GateResource;
+import dev.idempotency.sample.faults.Gates;
 import dev.idempotency.sample.faults.JmxReaderServlet;
 import dev.idempotency.sample.faults.ProcessedMessagePurgeResource;
 import dev.idempotency.sample.faults.PublicEchoServlet;
@@ -56,6 +58,8 @@ public final class SampleDeployment {
                 .as(WebArchive.class)
                 .addClasses(
                         FaultResource.class,
+                        Gates.class,
+                        GateResource.class,
                         PublicEchoServlet.class,
                         AsyncServlet.class,
                         FormEchoServlet.class,
