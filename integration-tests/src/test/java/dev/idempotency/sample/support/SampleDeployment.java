@@ -67,12 +67,30 @@ public final class SampleDeployment {
                         JmxReaderServlet.class)
                 .addAsWebInfResource(
                         new File("src/test/resources/test-idempotency.properties"), "idempotency.properties");
+        if (TestServer.isJakartaEe91()) {
+            archive = asJakartaEe91(archive);
+        }
         return TestServer.isWildFly()
                 ? archive.addClasses(
                         FailingCreditProjection.class,
                         FailingCreditsResource.class,
                         ProcessedMessagePurgeResource.class)
                 : withoutWildFlyResources(archive);
+    }
+
+    /**
+     * The sample as a Jakarta EE 9.1 application has it: a Servlet 5.0 {@code web.xml} (the sample's says 6.0, which
+     * an EE 9.1 server refuses to read), the rest unchanged.
+     */
+    private static WebArchive asJakartaEe91(WebArchive archive) {
+        try (var webXml = archive.get("WEB-INF/web.xml").getAsset().openStream()) {
+            String servlet5 = new String(webXml.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                    .replace("web-app_6_0.xsd", "web-app_5_0.xsd")
+                    .replace("version=\"6.0\"", "version=\"5.0\"");
+            return archive.setWebXML(new StringAsset(servlet5));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /**

@@ -22,6 +22,11 @@ public final class TestServer {
         return name().equals("liberty");
     }
 
+    /** Whether this run's server offers Jakarta EE 9.1 (Servlet 5.0) rather than 10: the build's liberty-ee91 run. */
+    public static boolean isJakartaEe91() {
+        return "9.1".equals(System.getProperty("test.jakarta.ee"));
+    }
+
     /** The JNDI name of the datasource on the test PostgreSQL (non-XA on every server). */
     public static String dataSource() {
         return System.getProperty("test.datasource", "java:jboss/datasources/SampleDS");
