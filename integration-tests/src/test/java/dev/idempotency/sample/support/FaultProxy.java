@@ -102,14 +102,15 @@ public final class FaultProxy implements AutoCloseable {
             try {
                 Socket client = listener.accept();
                 Socket server = new Socket(InetAddress.getLoopbackAddress(), targetPort);
-                IntFunction<Fault> perRequest = faultOfRequest;
-                if (perRequest != null) {
+                Fault armed = fault;
+                if (armed == Fault.NONE) {
+                    // A connection kept alive may carry requests made after a later armEach: each request's fault
+                    // is looked up when its request line arrives.
                     Exchange exchange = new Exchange();
-                    start(() -> forwardRequests(client, server, exchange, perRequest));
+                    start(() -> forwardRequests(client, server, exchange));
                     start(() -> forwardResponses(server, client, exchange));
                     continue;
                 }
-                Fault armed = fault;
                 start(() -> forwardRequest(client, server, armed));
                 start(() -> forwardResponse(server, client, armed));
             } catch (IOException e) {
@@ -160,12 +161,13 @@ public final class FaultProxy implements AutoCloseable {
     }
 
     /** Forwards the requests on one connection, arming each one's fault as its request line arrives. */
-    private void forwardRequests(Socket client, Socket server, Exchange exchange, IntFunction<Fault> perRequest) {
+    private void forwardRequests(Socket client, Socket server, Exchange exchange) {
         try (InputStream in = client.getInputStream()) {
             OutputStream out = server.getOutputStream();
             byte[] buffer = new byte[8192];
             for (int n = in.read(buffer); n != -1; n = in.read(buffer)) {
-                if (startsRequestLine(buffer, n)) {
+                IntFunction<Fault> perRequest = faultOfRequest;
+                if (perRequest != null && startsRequestLine(buffer, n)) {
                     exchange.fault = perRequest.apply(requests.incrementAndGet());
                 }
                 out.write(buffer, 0, n);
@@ -174,8 +176,11 @@ public final class FaultProxy implements AutoCloseable {
         } catch (IOException ignored) {
             // The other direction closed the connection.
         } finally {
-            // The client gave up (a withheld answer) or is done: nothing more goes to the server.
-            closeQuietly(server);
+            // The client gave up (a withheld answer) or is done: nothing more goes to the server. Only where
+            // faults are armed per request, so that a plain connection ends as it did before.
+            if (faultOfRequest != null) {
+                closeQuietly(server);
+            }
         }
     }
 
