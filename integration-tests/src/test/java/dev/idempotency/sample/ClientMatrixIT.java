@@ -28,10 +28,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.function.IntFunction;
+import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -68,7 +71,7 @@ class ClientMatrixIT {
     private static final IntFunction<Fault> EVERY_THIRD_CUT_EVERY_FIFTH_WITHHELD =
             request -> request % 3 == 0 ? Fault.DROP_RESPONSE : request % 5 == 0 ? Fault.WITHHOLD_RESPONSE : Fault.NONE;
 
-    @Deployment(name = "customers", testable = false)
+    @Deployment(name = "customers", managed = false, testable = false)
     static WebArchive adopted() throws IOException {
         return customers("customers.war")
                 .addAsLibrary(new File(System.getProperty("filter.jar")), "idempotency-filter.jar")
@@ -76,7 +79,7 @@ class ClientMatrixIT {
                         new StringAsset(foreignFile("customers-idempotency.properties")), "idempotency.properties");
     }
 
-    @Deployment(name = "moderations", testable = false)
+    @Deployment(name = "moderations", managed = false, testable = false)
     static WebArchive moderations() throws IOException {
         return ShrinkWrap.create(WebArchive.class, "moderations.war")
                 .addPackage(ModerationServlet.class.getPackage())
@@ -86,11 +89,15 @@ class ClientMatrixIT {
                         new StringAsset(foreignFile("moderations-idempotency.properties")), "idempotency.properties");
     }
 
-    @Deployment(name = "customers-alone", testable = false)
+    @Deployment(name = "customers-alone", managed = false, testable = false)
     static WebArchive alone() throws IOException {
         return customers("customers-alone.war");
     }
 
+    @ArquillianResource
+    Deployer deployer;
+
+    /** Deployed only once the tables exist: the filter checks its tables when it starts. */
     @BeforeAll
     static void tables() throws Exception {
         Database.installFilterTables();
@@ -102,7 +109,7 @@ class ClientMatrixIT {
 
     @Test
     void stripeJavaThroughCutAndWithheldAnswersCreatesEachCustomerOnceAndGetsItsFirstId() throws Exception {
-        Run run = stripeRun("customers");
+        Run run = deployed("customers", () -> stripeRun("customers"));
 
         assertEquals(0, run.duplicates(), run.toString());
         for (int i = 0; i < CALLS; i++) {
@@ -115,7 +122,7 @@ class ClientMatrixIT {
 
     @Test
     void stripeJavaThroughTheSameFaultsWithoutTheJarCreatesDuplicates() throws Exception {
-        Run run = stripeRun("customers-alone");
+        Run run = deployed("customers-alone", () -> stripeRun("customers-alone"));
 
         assertTrue(run.duplicates() > 0, "the faults must make duplicates without the filter: " + run);
         System.out.println("ClientMatrixIT stripe-java, without the jar: " + run);
@@ -129,6 +136,13 @@ class ClientMatrixIT {
      */
     @Test
     void stripeJavaReusingAKeyWithAnotherBodyIsRefusedAndCreatesNothing() throws Exception {
+        deployed("customers", () -> {
+            reuseAKey();
+            return null;
+        });
+    }
+
+    private static void reuseAKey() throws Exception {
         StripeClient client = stripe(URI.create(TestServer.context("customers").toString()));
         String name = "reuse-" + UUID.randomUUID();
         RequestOptions sameKey = RequestOptions.builder()
@@ -152,6 +166,13 @@ class ClientMatrixIT {
      */
     @Test
     void aStainlessSdkWithoutAKeyRetriesThroughTheSameFaultsAndEachRetryRunsAgain() throws Exception {
+        deployed("moderations", () -> {
+            keylessRun();
+            return null;
+        });
+    }
+
+    private static void keylessRun() throws Exception {
         URI target = TestServer.context("moderations");
         String prefix = "matrix-" + UUID.randomUUID().toString().substring(0, 8) + "-";
         try (FaultProxy proxy = new FaultProxy(target.getPort())) {
@@ -172,6 +193,16 @@ class ClientMatrixIT {
                     + proxy.requestsSeen() + " requests reached the server, " + rows + " rows");
             assertEquals(proxy.requestsSeen(), rows, "every keyless request ran");
             assertTrue(rows > CALLS, "the faults must have made the SDK retry");
+        }
+    }
+
+    /** Runs {@code body} while the deployment {@code name} is deployed. */
+    private <T> T deployed(String name, Callable<T> body) throws Exception {
+        deployer.deploy(name);
+        try {
+            return body.call();
+        } finally {
+            deployer.undeploy(name);
         }
     }
 
