@@ -25,7 +25,9 @@ import java.util.logging.Logger;
  * the {@link Decision} into its answer; the store holds the records.
  *
  * <p>A duplicate of an attempt in flight on this node waits in memory first ({@link KeysInFlight}), then on the
- * database's key; the whole wait stays within the lock timeout. A claim the database aborts to protect its
+ * database's key; the whole wait stays within the lock timeout. A duplicate that must not wait is refused in memory
+ * only while an attempt on this node executes; otherwise the database's claim decides, so a retry of a finished
+ * request is replayed however many retries arrive with it, on any node. A claim the database aborts to protect its
  * isolation level is retried in a new transaction, since nothing has run yet.
  *
  * <p>The canonical request is made where the key is claimed, and is let go before the work runs: nothing here
@@ -105,13 +107,27 @@ public final class IdempotentExecutor {
         long started = System.nanoTime();
         // An operation that refuses duplicates in flight gives them no time: in memory, nor at the database.
         long deadline = started + (attempt.waitsForDuplicate() ? lockTimeout.toNanos() : 0);
-        if (!keysInFlight.enter(attempt.id(), deadline)) {
-            return inProgress(attempt.id(), started);
+        boolean entered;
+        if (attempt.waitsForDuplicate()) {
+            entered = keysInFlight.enter(attempt.id(), deadline);
+            if (!entered) {
+                return inProgress(attempt.id(), started);
+            }
+        } else {
+            // Refused in memory only beside an execution; beside another retry, the database tells whether a
+            // committed record answers it or an uncommitted execution holds the key.
+            KeysInFlight.Admission admission = keysInFlight.enterWithoutWaiting(attempt.id());
+            if (admission == KeysInFlight.Admission.REFUSED) {
+                return inProgress(attempt.id(), started);
+            }
+            entered = admission == KeysInFlight.Admission.ENTERED;
         }
         try {
-            return claimAndRun(attempt, work, started, deadline);
+            return claimAndRun(attempt, work, started, deadline, entered);
         } finally {
-            keysInFlight.leave(attempt.id());
+            if (entered) {
+                keysInFlight.leave(attempt.id());
+            }
         }
     }
 
@@ -136,7 +152,7 @@ public final class IdempotentExecutor {
     }
 
     private <R, E extends Exception> Decision<R> claimAndRun(
-            Attempt attempt, Work<R, E> work, long started, long deadline) throws E {
+            Attempt attempt, Work<R, E> work, long started, long deadline, boolean entered) throws E {
         // The transaction's one boundary: it begins here, commits only after the outcome is stored, and is
         // rolled back in finally whatever else happened.
         for (int claims = 1; ; claims++) {
@@ -155,6 +171,9 @@ public final class IdempotentExecutor {
                 }
                 if (answered.isPresent()) {
                     return answered.get();
+                }
+                if (entered) {
+                    keysInFlight.claimed(attempt.id());
                 }
                 Ran<R> ran;
                 try {

@@ -15,10 +15,31 @@ import java.util.concurrent.TimeUnit;
  * another node waits on the row lock as before, and a duplicate let through here claims like any request
  * (and normally finds the committed record).
  *
+ * <p>A duplicate that must not wait ({@code concurrent=reject}) is refused here only when the request ahead has
+ * claimed the key, so is executing: a request ahead that is still claiming may be a retry that will only replay a
+ * committed record, and refusing beside it would refuse a finished request. Such a duplicate goes to the
+ * database, whose claim refuses only a key an uncommitted execution holds.
+ *
  * <p>Thread-safe.
  */
 final class KeysInFlight {
-    private final ConcurrentHashMap<RequestResultId, CountDownLatch> running = new ConcurrentHashMap<>();
+    /** What a duplicate that must not wait is told. */
+    enum Admission {
+        /** No request with this identity is in flight here: this one is, and must {@link #leave}. */
+        ENTERED,
+        /** The request ahead is still claiming: this one claims at the database too, and must not leave. */
+        ALONGSIDE,
+        /** The request ahead has claimed the key and is executing: refuse this one. */
+        REFUSED
+    }
+
+    /** The request in flight with one identity. */
+    private static final class Holder {
+        final CountDownLatch left = new CountDownLatch(1);
+        volatile boolean claimed;
+    }
+
+    private final ConcurrentHashMap<RequestResultId, Holder> running = new ConcurrentHashMap<>();
 
     /**
      * Waits until no other request with this identity is in flight on this node, then marks this one as in
@@ -29,13 +50,11 @@ final class KeysInFlight {
      *     interrupted (its interrupt status is then set again)
      */
     boolean enter(RequestResultId id, long deadline) {
-        CountDownLatch mine = new CountDownLatch(1);
+        Holder mine = new Holder();
         try {
-            for (CountDownLatch ahead = running.putIfAbsent(id, mine);
-                    ahead != null;
-                    ahead = running.putIfAbsent(id, mine)) {
+            for (Holder ahead = running.putIfAbsent(id, mine); ahead != null; ahead = running.putIfAbsent(id, mine)) {
                 long remaining = deadline - System.nanoTime();
-                if (remaining <= 0 || !ahead.await(remaining, TimeUnit.NANOSECONDS)) {
+                if (remaining <= 0 || !ahead.left.await(remaining, TimeUnit.NANOSECONDS)) {
                     return false;
                 }
             }
@@ -46,11 +65,28 @@ final class KeysInFlight {
         }
     }
 
+    /** For a duplicate that must not wait: enters if it can, and is refused only beside an execution. */
+    Admission enterWithoutWaiting(RequestResultId id) {
+        Holder ahead = running.putIfAbsent(id, new Holder());
+        if (ahead == null) {
+            return Admission.ENTERED;
+        }
+        return ahead.claimed ? Admission.REFUSED : Admission.ALONGSIDE;
+    }
+
+    /** Tells duplicates on this node that the request that entered with {@code id} holds its claim now. */
+    void claimed(RequestResultId id) {
+        Holder mine = running.get(id);
+        if (mine != null) {
+            mine.claimed = true;
+        }
+    }
+
     /** Lets the next duplicate on this node go ahead. */
     void leave(RequestResultId id) {
-        CountDownLatch mine = running.remove(id);
+        Holder mine = running.remove(id);
         if (mine != null) {
-            mine.countDown();
+            mine.left.countDown();
         }
     }
 

@@ -125,6 +125,15 @@ public abstract class SqlDialect {
     }
 
     /**
+     * Whether a claim takes a lock on the whole database until its transaction ends, so that claims on any keys,
+     * replays included, run one after another (SQLite's one writer per file). A duplicate that must not wait then
+     * still waits for such a claim, within the shortest JDBC query timeout, and is refused past it.
+     */
+    public boolean claimsOneAfterAnother() {
+        return false;
+    }
+
+    /**
      * Makes {@code schema} the one unqualified table names resolve in, on this connection: for the store check,
      * which works in a scratch schema of its own.
      */

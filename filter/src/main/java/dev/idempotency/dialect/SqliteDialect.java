@@ -42,6 +42,12 @@ final class SqliteDialect extends SqlDialect {
         return false;
     }
 
+    /** The claim is a write, and the file has one writer: a replay's claim holds it until its transaction ends. */
+    @Override
+    public boolean claimsOneAfterAnother() {
+        return true;
+    }
+
     @Override
     public void useSchema(Connection connection, String schema) {
         // Nothing to select: unqualified names resolve in the file's main database.

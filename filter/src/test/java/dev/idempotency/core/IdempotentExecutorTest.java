@@ -10,6 +10,7 @@ import dev.idempotency.canonical.CanonicalRequest;
 import dev.idempotency.config.EncryptionKeys;
 import dev.idempotency.config.SettingsParser;
 import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.metrics.Outcome;
 import dev.idempotency.metrics.OutcomeListener;
 import dev.idempotency.store.FilterSchema;
 import dev.idempotency.store.RequestResultId;
@@ -25,6 +26,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,9 +35,13 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,13 +68,35 @@ class IdempotentExecutorTest {
     }
 
     private IdempotentExecutor executor(Duration lockTimeout, EncryptionKeys keys) {
+        return executor(lockTimeout, keys, OutcomeListener.all());
+    }
+
+    private IdempotentExecutor executor(Duration lockTimeout, EncryptionKeys keys, OutcomeListener listener) {
         return new IdempotentExecutor(
                 transactions,
                 new RequestResultStore(transactions, H2),
                 new RecordEncryption(keys, keys.isEmpty() ? Set.of() : Set.of("debit:v1")),
                 lockTimeout,
                 Optional.empty(),
-                OutcomeListener.all());
+                listener);
+    }
+
+    /**
+     * A node of its own (its own keys in flight, sharing only the database), whose attempts, once they found the key
+     * taken or held, wait inside their transaction until {@code together} has counted all of them: so every one of
+     * them is in flight at once, holding whatever its claim took.
+     */
+    private IdempotentExecutor nodeHolding(CountDownLatch together) {
+        return executor(Duration.ofSeconds(5), EncryptionKeys.NONE, new OutcomeListener() {
+            @Override
+            public void requestEnded(String operation, Outcome outcome) {}
+
+            @Override
+            public void waitedForDuplicate(String operation, Duration waited) {
+                together.countDown();
+                await(together);
+            }
+        });
     }
 
     private final IdempotentExecutor executor = executor(Duration.ofSeconds(5), EncryptionKeys.NONE);
@@ -267,6 +295,113 @@ class IdempotentExecutorTest {
         assertInstanceOf(Decision.Executed.class, first.get());
         assertInstanceOf(Decision.Replayed.class, patient.execute(rejecting, work("k10", true, 0)));
         assertEquals(1, runs.get());
+    }
+
+    @Test
+    void eightRetriesAtOnceOfAFinishedRequestThatRejectsDuplicatesAreAllReplayedOnOneNode() throws Exception {
+        assertAllReplayed(retriesAtOnce("k14", 8, 1));
+    }
+
+    @Test
+    void eightRetriesAtOnceOfAFinishedRequestThatRejectsDuplicatesAreAllReplayedAcrossTwoNodes() throws Exception {
+        assertAllReplayed(retriesAtOnce("k15", 8, 2));
+    }
+
+    /**
+     * The first execution holds its claim, uncommitted, while duplicates arrive on its node (refused in memory) and
+     * on another (refused by the database's claim): all are refused, and none runs the work.
+     */
+    @Test
+    void duplicatesOfAnExecutionStillRunningThatRejectsAreRefusedOnItsNodeAndOnAnother() throws Exception {
+        Attempt rejecting = rejecting("k16");
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Decision<String>> first =
+                CompletableFuture.supplyAsync(() -> executeQuietly(executor, rejecting, () -> {
+                    IdempotentExecutor.Ran<String> ran = work("k16", true, 0).run();
+                    running.countDown();
+                    await(release);
+                    return ran;
+                }));
+        await(running);
+        IdempotentExecutor otherNode = executor(Duration.ofSeconds(5), EncryptionKeys.NONE);
+
+        List<Decision<String>> duplicates;
+        try {
+            duplicates =
+                    atOnce(8, i -> executeQuietly(i % 2 == 0 ? executor : otherNode, rejecting, work("k16", true, 0)));
+        } finally {
+            release.countDown();
+        }
+
+        for (Decision<String> duplicate : duplicates) {
+            assertEquals(
+                    Decision.Failure.IN_PROGRESS,
+                    assertInstanceOf(Decision.Failed.class, duplicate).failure());
+        }
+        assertInstanceOf(Decision.Executed.class, first.get(30, TimeUnit.SECONDS));
+        assertEquals(1, runs.get());
+        assertEquals(1, effects("k16"));
+        assertInstanceOf(Decision.Replayed.class, otherNode.execute(rejecting, work("k16", true, 0)));
+    }
+
+    /**
+     * Executes {@code key} once under {@code concurrent=reject}, then sends {@code retries} retries of it at once,
+     * spread over {@code nodes} nodes, each held in flight until all of them found the record.
+     */
+    private List<Decision<String>> retriesAtOnce(String key, int retries, int nodes) throws Exception {
+        Attempt rejecting = rejecting(key);
+        assertInstanceOf(Decision.Executed.class, executor.execute(rejecting, work(key, true, 0)));
+        CountDownLatch together = new CountDownLatch(retries);
+        List<IdempotentExecutor> cluster = new ArrayList<>();
+        for (int i = 0; i < nodes; i++) {
+            cluster.add(nodeHolding(together));
+        }
+        List<Decision<String>> decisions =
+                atOnce(retries, i -> executeQuietly(cluster.get(i % nodes), rejecting, work(key, true, 0)));
+        assertEquals(1, runs.get());
+        assertEquals(1, effects(key));
+        return decisions;
+    }
+
+    private static void assertAllReplayed(List<Decision<String>> decisions) {
+        for (Decision<String> decision : decisions) {
+            Decision.Replayed<?> replayed = assertInstanceOf(Decision.Replayed.class, decision);
+            assertTrue(new String(replayed.record().response().body(), StandardCharsets.UTF_8).startsWith("done:"));
+        }
+    }
+
+    /** Runs {@code count} calls on as many threads, released together, and returns what each answered. */
+    private static List<Decision<String>> atOnce(int count, IntFunction<Decision<String>> call) throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(count);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<Decision<String>>> calls = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                int index = i;
+                calls.add(threads.submit(() -> {
+                    await(start);
+                    return call.apply(index);
+                }));
+            }
+            start.countDown();
+            List<Decision<String>> decisions = new ArrayList<>();
+            for (Future<Decision<String>> each : calls) {
+                decisions.add(each.get(30, TimeUnit.SECONDS));
+            }
+            return decisions;
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /** Waits for the latch, bounded so that a broken interleaving fails the test instead of hanging it. */
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test

@@ -50,6 +50,19 @@ class KeysInFlightTest {
         assertTrue(keys.enter(new RequestResultId("alice", "debit:v1", "k2"), deadlineIn(0)));
     }
 
+    @Test
+    void aDuplicateThatMustNotWaitGoesAlongsideARequestStillClaimingAndIsRefusedBesideAnExecution() {
+        assertEquals(KeysInFlight.Admission.ENTERED, keys.enterWithoutWaiting(KEY));
+
+        assertEquals(KeysInFlight.Admission.ALONGSIDE, keys.enterWithoutWaiting(KEY));
+        keys.claimed(KEY);
+        assertEquals(KeysInFlight.Admission.REFUSED, keys.enterWithoutWaiting(KEY));
+
+        keys.leave(KEY);
+        assertEquals(0, keys.size(), "a duplicate alongside or refused never entered");
+        assertEquals(KeysInFlight.Admission.ENTERED, keys.enterWithoutWaiting(KEY));
+    }
+
     private static long deadlineIn(long millis) {
         return System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
     }

@@ -14,9 +14,13 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -109,6 +113,50 @@ class ProtocolOptionsIT {
         assertEquals(200, running.get().statusCode(), running.get().body());
         HttpResponse<String> retry = Api.send(duplicateNode.slowDebit(account, key, 0));
         assertEquals("true", retry.headers().firstValue("Idempotent-Replayed").orElse(""), retry.body());
+        assertEquals(900, Database.balance(account));
+    }
+
+    @Test
+    void rejectReplaysEightRetriesAtOnceOfAFinishedRequestOnOneNode() throws Exception {
+        retriesAtOnceAreAllReplayed(List.of(new Api(base)));
+    }
+
+    @Test
+    void rejectReplaysEightRetriesAtOnceOfAFinishedRequestAcrossTwoNodes() throws Exception {
+        retriesAtOnceAreAllReplayed(List.of(new Api(base), new Api(new URL("http://127.0.0.1:8180/protocol/"))));
+    }
+
+    /**
+     * The first request commits; then eight retries leave together, spread over {@code nodes}, each on a connection
+     * of its own. A retry beside another retry is not a duplicate in flight: every one is the stored response.
+     */
+    private static void retriesAtOnceAreAllReplayed(List<Api> nodes) throws Exception {
+        Api first = nodes.get(0);
+        long account = first.openAccount("alice", 1000);
+        String key = UUID.randomUUID().toString();
+        HttpResponse<String> executed = Api.send(first.slowDebit(account, key, 0));
+        assertEquals(200, executed.statusCode(), executed.body());
+        CountDownLatch start = new CountDownLatch(1);
+        List<CompletableFuture<HttpResponse<String>>> retries = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            Api node = nodes.get(i % nodes.size());
+            retries.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    start.await();
+                    return Api.sendOnNewConnection(node.slowDebit(account, key, 0));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
+        }
+        start.countDown();
+        for (CompletableFuture<HttpResponse<String>> retry : retries) {
+            HttpResponse<String> replayed = retry.get(60, TimeUnit.SECONDS);
+            assertEquals(200, replayed.statusCode(), replayed.body());
+            assertEquals(
+                    "true", replayed.headers().firstValue("Idempotent-Replayed").orElse(""), replayed.body());
+            assertEquals(executed.body(), replayed.body());
+        }
         assertEquals(900, Database.balance(account));
     }
 

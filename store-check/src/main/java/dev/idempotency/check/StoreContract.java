@@ -65,6 +65,8 @@ final class StoreContract implements AutoCloseable {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final Duration RETENTION = Duration.ofHours(1);
+    /** As many retries at once as made retries of a finished request refuse each other under reject. */
+    private static final int RETRIES_AT_ONCE = 8;
 
     private final LocalTransactions transactions;
     private final SqlDialect dialect;
@@ -97,6 +99,12 @@ final class StoreContract implements AutoCloseable {
                 new Check(
                         "a duplicate that must not wait is refused while the winner runs, then replays",
                         StoreContract::duplicateRefusedWithoutWaiting),
+                new Check(
+                        "eight retries at once of a finished request, none waiting, are all answered with its record",
+                        StoreContract::retriesAtOnceWithoutWaitingReplay),
+                new Check(
+                        "eight duplicates at once of an uncommitted claim, none waiting, are all refused",
+                        StoreContract::duplicatesAtOnceWithoutWaitingRefused),
                 new Check("a duplicate whose winner rolls back claims the key itself", StoreContract::winnerRollsBack),
                 new Check("a rolled-back claim leaves nothing", StoreContract::rollbackLeavesNothing),
                 new Check("ten concurrent claims of one key have one winner", StoreContract::tenClaimsOneWinner),
@@ -199,6 +207,98 @@ final class StoreContract implements AutoCloseable {
         }
         expect("claimed", get(winner), "the winner");
         expect("existing first 200 done:" + key, claim(id(key), "first", true, Duration.ZERO), "the retry");
+    }
+
+    /**
+     * {@code concurrent=reject} after the first request committed: eight retries claim at once, and each keeps its
+     * transaction open, holding whatever its claim took, until all eight have their answer. A retry must not take
+     * another retry for an execution in flight, on any node: all eight read the record. Where claims run one after
+     * another ({@link SqlDialect#claimsOneAfterAnother()}), each ends its transaction at once, as the filter ends a
+     * replay's, and the next one's claim waits for it.
+     */
+    private void retriesAtOnceWithoutWaitingReplay() throws Exception {
+        String key = key();
+        expect("claimed", claim(id(key), "first", true, Duration.ZERO), "the first claim");
+        CountDownLatch answered = new CountDownLatch(dialect.claimsOneAfterAnother() ? 0 : RETRIES_AT_ONCE);
+        for (String retry : atOnce(RETRIES_AT_ONCE, () -> claimHeldUntil(id(key), answered))) {
+            expect("existing first 200 done:" + key, retry, "a retry among " + RETRIES_AT_ONCE + " at once");
+        }
+    }
+
+    /**
+     * {@code concurrent=reject} while the first claim is held uncommitted: eight duplicates claim at once, and each
+     * is refused.
+     */
+    private void duplicatesAtOnceWithoutWaitingRefused() throws Exception {
+        String key = key();
+        CountDownLatch claimed = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Future<String> first = threads.submit(() -> {
+            transactions.begin(Optional.empty());
+            try {
+                String outcome = describe(records.claim(id(key), "first", RETENTION, Duration.ZERO));
+                claimed.countDown();
+                await(release);
+                records.complete(id(key), new StoredResponse(200, Map.of(), "done".getBytes(StandardCharsets.UTF_8)));
+                transactions.commit();
+                return outcome;
+            } finally {
+                transactions.rollback();
+            }
+        });
+        await(claimed);
+        List<String> duplicates;
+        try {
+            duplicates = atOnce(RETRIES_AT_ONCE, () -> claim(id(key), "first", true, Duration.ZERO));
+        } finally {
+            release.countDown();
+        }
+        for (String duplicate : duplicates) {
+            expect("in-progress", duplicate, "a duplicate among " + RETRIES_AT_ONCE + " at once");
+        }
+        expect("claimed", get(first), "the first claim");
+        expectRecords(1, key);
+    }
+
+    /** Claims without waiting, and keeps the transaction open until {@code answered} counted every claim. */
+    private String claimHeldUntil(RequestResultId id, CountDownLatch answered) throws Exception {
+        transactions.begin(Optional.empty());
+        try {
+            String outcome;
+            try {
+                outcome = describe(records.claim(id, "first", RETENTION, Duration.ZERO));
+            } catch (RequestInProgressException e) {
+                outcome = "in-progress";
+            }
+            answered.countDown();
+            await(answered);
+            return outcome;
+        } finally {
+            transactions.rollback();
+        }
+    }
+
+    /** Runs {@code count} calls on as many threads, released together, and returns what each answered. */
+    private List<String> atOnce(int count, Callable<String> call) throws Exception {
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<String>> calls = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            calls.add(threads.submit(() -> {
+                await(start);
+                return call.call();
+            }));
+        }
+        start.countDown();
+        List<String> answers = new ArrayList<>();
+        for (Future<String> each : calls) {
+            answers.add(get(each));
+        }
+        return answers;
+    }
+
+    /** Bounded, so that an interleaving the engine cannot make fails the check instead of hanging it. */
+    private static void await(CountDownLatch latch) throws InterruptedException {
+        latch.await(30, TimeUnit.SECONDS);
     }
 
     private void winnerRollsBack() throws Exception {
@@ -425,10 +525,8 @@ final class StoreContract implements AutoCloseable {
         transactions.begin(Optional.empty());
         try {
             ClaimOutcome outcome = records.claim(id, request, RETENTION, maxWait);
-            if (outcome instanceof ClaimOutcome.Existing existing) {
-                StoredRecord record = existing.record();
-                return "existing " + record.request() + " " + record.response().status() + " "
-                        + new String(record.response().body(), StandardCharsets.UTF_8);
+            if (outcome instanceof ClaimOutcome.Existing) {
+                return describe(outcome);
             }
             if (commit) {
                 records.complete(
@@ -446,6 +544,16 @@ final class StoreContract implements AutoCloseable {
         } finally {
             transactions.rollback();
         }
+    }
+
+    /** @return {@code claimed}, or {@code existing <request> <status> <body>} */
+    private static String describe(ClaimOutcome outcome) {
+        if (outcome instanceof ClaimOutcome.Existing existing) {
+            StoredRecord record = existing.record();
+            return "existing " + record.request() + " " + record.response().status() + " "
+                    + new String(record.response().body(), StandardCharsets.UTF_8);
+        }
+        return "claimed";
     }
 
     /** @return {@code first}, or {@code redelivery <stored payload>} */
