@@ -118,6 +118,17 @@ public final class Database {
         }
     }
 
+    /** The scope under which the record of this key is stored, as the table holds it. */
+    public static Optional<String> scopeOfKey(String key) {
+        try (Connection c = PostgresExtension.dataSource().getConnection();
+                PreparedStatement s = prepare(c, "SELECT scope FROM request_result WHERE request_key = ?", key);
+                ResultSet r = s.executeQuery()) {
+            return r.next() ? Optional.of(r.getString(1)) : Optional.empty();
+        } catch (SQLException e) {
+            throw new IllegalStateException("reading the scope of " + key, e);
+        }
+    }
+
     private static long queryLong(String sql, Object... parameters) {
         try (Connection c = PostgresExtension.dataSource().getConnection();
                 PreparedStatement s = prepare(c, sql, parameters);
