@@ -24,6 +24,7 @@ public final class PostgresExtension implements BeforeAllCallback {
     private static EmbeddedPostgres postgres;
     private static Path dataDirectory;
     private static boolean statementsLogged;
+    private static boolean statementsCounted;
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -56,11 +57,13 @@ public final class PostgresExtension implements BeforeAllCallback {
     }
 
     /**
-     * Starts the server for the load benchmark: without the statement log, and durable unless asked not to
-     * be. The embedded server's own defaults turn durability off, which no payment endpoint would run with.
+     * Starts the server for the load benchmark: without the statement log, durable unless asked not to be, and
+     * with {@code pg_stat_statements} loaded, which counts the statements a benchmark's requests run. The
+     * embedded server's own defaults turn durability off, which no payment endpoint would run with.
      */
     public static synchronized EmbeddedPostgres startForBenchmark(boolean durable) {
         PostgresExtension.durable = durable;
+        statementsCounted = true;
         return start(false);
     }
 
@@ -85,7 +88,8 @@ public final class PostgresExtension implements BeforeAllCallback {
                 .setServerConfig("log_filename", "statements.log")
                 .setServerConfig("fsync", durable ? "on" : "off")
                 .setServerConfig("synchronous_commit", durable ? "on" : "off")
-                .setServerConfig("full_page_writes", durable ? "on" : "off");
+                .setServerConfig("full_page_writes", durable ? "on" : "off")
+                .setServerConfig("shared_preload_libraries", statementsCounted ? "pg_stat_statements" : "");
     }
 
     private static synchronized void stopAndDeleteData() {
