@@ -25,7 +25,8 @@ import javax.sql.DataSource;
  * hop away behind a {@link DelayingProxy} that adds {@code bench.hop} microseconds (500 by default) to every round
  * trip, in one run. The delay is read back: the median of 1,000 {@code SELECT 1} round trips through the proxy
  * minus the same straight to the database. So are the round trips each request costs, counted by the proxy.
- * Durable PostgreSQL, read back and printed.
+ * Durable PostgreSQL, read back and printed. Every scenario's cost per request ({@link CostMeter}: CPU of the
+ * server, of the database and of this JVM, statements, round trips, WAL) is printed for each network.
  *
  * <p>Run with {@code mvn -P bench verify -DskipTests -Dbench.main=HopBenchmark}; {@code -Dbench.hop}, {@code
  * -Dbench.seconds}, {@code -Dbench.warmup} and {@code -Dbench.clients} as for the load benchmark.

@@ -54,7 +54,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  * <p>Method: closed loop, warmed, fixed duration. Each client sends its next request as soon as the last
  * answered, on its own account (so clients never wait on each other's row locks); the first {@code
  * warmup} seconds of every scenario are discarded, after a global warm-up that runs every scenario twice.
- * Client and server share the machine.
+ * Client and server share the machine. Each scenario's cost per request ({@link CostMeter}: CPU of the server, of
+ * the database and of this JVM, statements, round trips, WAL) is measured over the whole phase and printed too.
  *
  * <p>Run with {@code mvn -P bench verify -DskipTests}; {@code -Dbench.seconds} and {@code -Dbench.warmup}
  * change the durations, {@code -Dbench.clients=1,4,16} the concurrency levels, {@code -Dbench.durable=false}
