@@ -78,7 +78,7 @@ public final class PostgresExtension implements BeforeAllCallback {
     }
 
     private static EmbeddedPostgres.Builder builder() {
-        return EmbeddedPostgres.builder()
+        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                 .setDataDirectory(dataDirectory)
                 // Kept across a restart; deleted when the JVM exits.
                 .setCleanDataDirectory(false)
@@ -88,8 +88,11 @@ public final class PostgresExtension implements BeforeAllCallback {
                 .setServerConfig("log_filename", "statements.log")
                 .setServerConfig("fsync", durable ? "on" : "off")
                 .setServerConfig("synchronous_commit", durable ? "on" : "off")
-                .setServerConfig("full_page_writes", durable ? "on" : "off")
-                .setServerConfig("shared_preload_libraries", statementsCounted ? "pg_stat_statements" : "");
+                .setServerConfig("full_page_writes", durable ? "on" : "off");
+        if (statementsCounted) {
+            builder.setServerConfig("shared_preload_libraries", "pg_stat_statements");
+        }
+        return builder;
     }
 
     private static synchronized void stopAndDeleteData() {
