@@ -542,6 +542,7 @@ final class StoreContract implements AutoCloseable {
         } catch (RequestInProgressException e) {
             return "in-progress";
         } finally {
+            gate.ended();
             transactions.rollback();
         }
     }
@@ -570,6 +571,7 @@ final class StoreContract implements AutoCloseable {
             }
             return "first";
         } finally {
+            gate.ended();
             transactions.rollback();
         }
     }
@@ -632,10 +634,12 @@ final class StoreContract implements AutoCloseable {
 
         private final CountDownLatch reached = new CountDownLatch(1);
         private final CountDownLatch opened = new CountDownLatch(1);
+        private volatile boolean held;
         private volatile boolean passed;
 
         /** Called by the winner holding the key: waits until the gate opens, then for {@code millis}, then passes. */
         void hold(long millis) throws InterruptedException {
+            held = true;
             reached.countDown();
             if (!opened.await(LIMIT_SECONDS, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("the check never let the winner go on");
@@ -644,8 +648,13 @@ final class StoreContract implements AutoCloseable {
             passed = true;
         }
 
+        /** Called by the winner however it ends, so that a check never waits for a winner that failed to claim. */
+        void ended() {
+            reached.countDown();
+        }
+
         void awaitReached() throws InterruptedException, Broken {
-            if (!reached.await(LIMIT_SECONDS, TimeUnit.SECONDS)) {
+            if (!reached.await(LIMIT_SECONDS, TimeUnit.SECONDS) || !held) {
                 throw new Broken("the winner never held the key");
             }
         }
