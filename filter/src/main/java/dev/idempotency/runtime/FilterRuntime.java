@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
+import javax.naming.NoInitialContextException;
 
 /**
  * Everything one mapped idempotency filter needs at run time, built once per filter name and kept in the
@@ -196,6 +197,10 @@ public final class FilterRuntime {
             if (new InitialContext().lookup(USER_TRANSACTION) instanceof UserTransaction found) {
                 return found;
             }
+        } catch (NoInitialContextException e) {
+            throw new ConfigurationException("the server offers the application no JNDI (" + e.getMessage()
+                    + "), where the filter finds the UserTransaction and the datasource; enable JNDI on the server (on"
+                    + " Open Liberty, add the feature jndi-1.0)");
         } catch (NamingException e) {
             // said below
         }
