@@ -23,7 +23,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
-import javax.naming.NoInitialContextException;
 
 /**
  * Everything one mapped idempotency filter needs at run time, built once per filter name and kept in the
@@ -193,19 +192,18 @@ public final class FilterRuntime {
     }
 
     private static UserTransaction userTransaction() {
+        String cause = "it is not a UserTransaction";
         try {
             if (new InitialContext().lookup(USER_TRANSACTION) instanceof UserTransaction found) {
                 return found;
             }
-        } catch (NoInitialContextException e) {
-            throw new ConfigurationException("the server offers the application no JNDI (" + e.getMessage()
-                    + "), where the filter finds the UserTransaction and the datasource; enable JNDI on the server (on"
-                    + " Open Liberty, add the feature jndi-1.0)");
         } catch (NamingException e) {
-            // said below
+            cause = e.toString();
         }
-        throw new ConfigurationException(
-                "no UserTransaction at " + USER_TRANSACTION + "; the filter needs a Jakarta EE container with JTA");
+        // Seen on Open Liberty with servlet-6.0 and jdbc-4.3 alone: the API is visible, the name is not bound.
+        throw new ConfigurationException("no UserTransaction at " + USER_TRANSACTION + " (" + cause + "); the filter"
+                + " needs a Jakarta EE container with JTA (on Open Liberty, add the feature jndi-1.0 if no other"
+                + " feature brings it)");
     }
 
     /** Logs the keyless requests counted since start, when they changed since the last summary. */
