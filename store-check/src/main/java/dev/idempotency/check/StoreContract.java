@@ -6,6 +6,7 @@ import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.dialect.SqlStatement;
 import dev.idempotency.dialect.SqlStatement.Values;
 import dev.idempotency.rollout.RolloutMode;
+import dev.idempotency.rollout.RolloutModes;
 import dev.idempotency.store.ClaimOutcome;
 import dev.idempotency.store.CounterStore;
 import dev.idempotency.store.ProcessedMessageStore;
@@ -428,24 +429,17 @@ final class StoreContract implements AutoCloseable {
         expectRecords(1, key);
     }
 
+    /** The filter's own rollout writer and reader ({@link RolloutModes}), not a copy of their statements. */
     private void rollout() throws Exception {
         String operation = run + ":v1";
+        RolloutModes modes =
+                new RolloutModes(RolloutMode.OFF, Duration.ofHours(1), transactions, transactions, dialect);
         for (RolloutMode mode : new RolloutMode[] {RolloutMode.OPTIONAL, RolloutMode.REQUIRED}) {
-            inTransaction(() -> {
-                Values change = Values.of()
-                        .text("operation", operation)
-                        .text("mode", mode.name())
-                        .text("changedBy", "store-check");
-                try (Connection connection = transactions.getConnection()) {
-                    for (SqlStatement statement :
-                            List.of(dialect.upsertRolloutStatement(), dialect.insertRolloutHistoryStatement())) {
-                        try (PreparedStatement write = statement.prepare(connection, change)) {
-                            write.executeUpdate();
-                        }
-                    }
-                }
-                return null;
-            });
+            modes.change(operation, mode, "store-check");
+        }
+        RolloutModes.Setting read = modes.settingFor(operation);
+        if (read.mode() != RolloutMode.REQUIRED || !"store-check".equals(read.changedBy())) {
+            throw new Broken("the rollout read back " + read + " after switching to REQUIRED");
         }
         Values named = Values.of().text("operation", operation);
         expectRows(
@@ -582,14 +576,7 @@ final class StoreContract implements AutoCloseable {
 
     /** Runs {@code work} in a transaction of its own, committed if it returns, rolled back if it throws. */
     static <T> T inTransaction(LocalTransactions transactions, Callable<T> work) throws Exception {
-        transactions.begin(Optional.empty());
-        try {
-            T result = work.call();
-            transactions.commit();
-            return result;
-        } finally {
-            transactions.rollback();
-        }
+        return transactions.inTransaction(work::call);
     }
 
     // Plumbing
