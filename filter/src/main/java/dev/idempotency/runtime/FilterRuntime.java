@@ -8,11 +8,14 @@ import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.metrics.JmxMetrics;
 import dev.idempotency.metrics.OutcomeListener;
 import dev.idempotency.metrics.ServerMetrics;
+import dev.idempotency.rollout.KeylessHistory;
 import dev.idempotency.rollout.KeylessTelemetry;
+import dev.idempotency.rollout.ProbableDuplicates;
 import dev.idempotency.rollout.RolloutModes;
 import dev.idempotency.servlet.IdempotentRequestHandler;
 import dev.idempotency.store.CounterStore;
 import dev.idempotency.store.FilterSchema;
+import dev.idempotency.store.KeylessDayStore;
 import dev.idempotency.store.RequestResultStore;
 import dev.idempotency.tx.JtaTransaction;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
@@ -20,6 +23,7 @@ import jakarta.servlet.ServletContext;
 import jakarta.transaction.UserTransaction;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -46,11 +50,13 @@ public final class FilterRuntime {
     private static final String USER_TRANSACTION = "java:comp/UserTransaction";
     private static final String SCHEDULER = "java:comp/DefaultManagedScheduledExecutorService";
     private static final Logger LOG = Logger.getLogger(FilterRuntime.class.getName());
+    /** Request shapes remembered to spot keyless duplicates: about 100 bytes each, so about 1 MB at most. */
+    private static final int RECENT_KEYLESS_REQUESTS = 10_000;
 
     private final String filterName;
     private final IdempotencyConfig config;
     private final RolloutModes rolloutModes;
-    private final KeylessTelemetry keylessTelemetry = new KeylessTelemetry();
+    private final KeylessTelemetry keylessTelemetry;
     private final IdempotentRequestHandler handler;
     private final JmxMetrics metrics;
     private final ScheduledFuture<?> keylessSummary;
@@ -58,6 +64,7 @@ public final class FilterRuntime {
     private final CounterFlush counterFlush;
     private final ScheduledFuture<?> counterFlushes;
     private final CounterStore counters;
+    private final KeylessDayStore keylessDays;
     private final JtaTransaction transaction;
     private final RequestResultStore records;
 
@@ -94,6 +101,10 @@ public final class FilterRuntime {
         this.metrics = new JmxMetrics(
                 contextPath,
                 config.operations().stream().map(Operation::contract).toList());
+        this.keylessTelemetry = new KeylessTelemetry(
+                new KeylessHistory(Clock.systemUTC()),
+                new ProbableDuplicates(config.keylessDuplicateWindow(), RECENT_KEYLESS_REQUESTS, System::nanoTime));
+        this.keylessDays = new KeylessDayStore(dataSource.dataSource(), dialect);
         this.handler = new IdempotentRequestHandler(
                 config,
                 transaction,
@@ -102,7 +113,7 @@ public final class FilterRuntime {
                 keylessTelemetry,
                 OutcomeListener.all(metrics, new ServerMetrics(contextPath)));
         this.counters = new CounterStore(dataSource.dataSource(), dialect);
-        this.counterFlush = new CounterFlush(transaction, counters, metrics, keylessTelemetry);
+        this.counterFlush = new CounterFlush(transaction, counters, metrics, keylessTelemetry, keylessDays);
         Optional<ManagedScheduledExecutorService> scheduler = lookup(SCHEDULER, ManagedScheduledExecutorService.class);
         if (scheduler.isEmpty()) {
             LOG.warning("no " + SCHEDULER + "; expired records are not purged and keyless counts are not logged");
@@ -115,7 +126,12 @@ public final class FilterRuntime {
         long purgeSeconds = config.purgeInterval().toSeconds();
         this.purge = scheduler
                 .map(s -> s.scheduleWithFixedDelay(
-                        new ExpiredRecordPurge(transaction, dataSource.dataSource(), dialect, config.purgeBatchSize()),
+                        new ExpiredRecordPurge(
+                                transaction,
+                                dataSource.dataSource(),
+                                dialect,
+                                config.purgeBatchSize(),
+                                config.keylessHistoryDays()),
                         purgeSeconds,
                         purgeSeconds,
                         TimeUnit.SECONDS))
@@ -182,6 +198,11 @@ public final class FilterRuntime {
     /** The cluster-wide counters: every node's flushed outcome and keyless counts, summed. */
     public CounterStore counters() {
         return counters;
+    }
+
+    /** The cluster-wide keyless history: every node's flushed keyless requests per client and day. */
+    public KeylessDayStore keylessDays() {
+        return keylessDays;
     }
 
     /**

@@ -277,7 +277,10 @@ public final class IdempotentRequestHandler {
             throws IOException, ServletException, ProblemException {
         Principal principal = request.getUserPrincipal();
         keylessTelemetry.count(
-                operation.contract(), principal == null ? null : principal.getName(), request.getHeader("User-Agent"));
+                operation.contract(),
+                principal == null ? null : principal.getName(),
+                request.getHeader("User-Agent"),
+                KeylessRequests.describe(request));
         if (rollout.mode() == RolloutMode.REQUIRED) {
             throw new ProblemException(
                     Problem.KEY_REQUIRED,
