@@ -50,7 +50,8 @@ public enum Outcome {
                     SCOPE_REQUIRED,
                     REPLAY_FORBIDDEN,
                     KEY_EXPIRED,
-                    OPERATION_UNKNOWN -> REJECTED;
+                    OPERATION_UNKNOWN,
+                    CSRF_TOKEN_INVALID -> REJECTED;
         };
     }
 }
