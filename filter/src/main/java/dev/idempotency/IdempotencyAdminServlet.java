@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.time.Clock;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -193,7 +194,7 @@ public class IdempotencyAdminServlet extends HttpServlet {
     /** A browser asks for HTML first; an API client, curl and the tests ask for JSON or anything. */
     private static boolean wantsHtml(HttpServletRequest request) {
         String accept = request.getHeader("Accept");
-        return accept != null && accept.toLowerCase(java.util.Locale.ROOT).contains("text/html");
+        return accept != null && accept.toLowerCase(Locale.ROOT).contains("text/html");
     }
 
     /** The mode's name from a JSON body such as {@code {"mode": "REQUIRED"}}, or {@code null}. */

@@ -1,6 +1,7 @@
 package dev.idempotency;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Locale;
 
 /**
  * A bar chart of an operation's daily keyless requests, with the probable duplicates among them, as inline SVG made
@@ -99,6 +100,6 @@ final class KeylessChart {
     }
 
     private static String format(double value) {
-        return String.format(java.util.Locale.ROOT, "%.1f", value);
+        return String.format(Locale.ROOT, "%.1f", value);
     }
 }

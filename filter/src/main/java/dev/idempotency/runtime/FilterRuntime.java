@@ -50,7 +50,10 @@ public final class FilterRuntime {
     private static final String USER_TRANSACTION = "java:comp/UserTransaction";
     private static final String SCHEDULER = "java:comp/DefaultManagedScheduledExecutorService";
     private static final Logger LOG = Logger.getLogger(FilterRuntime.class.getName());
-    /** Request shapes remembered to spot keyless duplicates: about 100 bytes each, so about 1 MB at most. */
+    /**
+     * Request shapes remembered to spot keyless duplicates: about 300 bytes each (a 64-character digest, the
+     * client, the map's entry), so about 3 MB at most.
+     */
     private static final int RECENT_KEYLESS_REQUESTS = 10_000;
 
     private final String filterName;
