@@ -17,11 +17,12 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * chromium-driver}; {@code .ci/run} installs them, as root). Both executables are named, so Selenium never
  * downloads a browser or a driver. On a machine without them, the test class says so in one line of the build's
  * log and is aborted before any test: none of its tests is run or counted (Failsafe reports {@code Tests run: 0}),
- * never as passed.
+ * never as passed. Elsewhere, {@code -Dbrowser.chromium=} and {@code -Dbrowser.chromedriver=} name other
+ * executables.
  */
 public final class HeadlessChromium implements BeforeAllCallback {
-    static final Path BROWSER = Path.of("/usr/bin/chromium");
-    static final Path DRIVER = Path.of("/usr/bin/chromedriver");
+    static final Path BROWSER = Path.of(System.getProperty("browser.chromium", "/usr/bin/chromium"));
+    static final Path DRIVER = Path.of(System.getProperty("browser.chromedriver", "/usr/bin/chromedriver"));
 
     @Override
     public void beforeAll(ExtensionContext context) {
