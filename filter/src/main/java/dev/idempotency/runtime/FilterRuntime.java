@@ -11,14 +11,18 @@ import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.metrics.JmxMetrics;
 import dev.idempotency.metrics.OutcomeListener;
 import dev.idempotency.metrics.ServerMetrics;
+import dev.idempotency.rollout.KeylessHistory;
 import dev.idempotency.rollout.KeylessTelemetry;
+import dev.idempotency.rollout.ProbableDuplicates;
 import dev.idempotency.rollout.RolloutModes;
 import dev.idempotency.servlet.IdempotentRequestHandler;
 import dev.idempotency.store.CounterStore;
+import dev.idempotency.store.KeylessDayStore;
 import dev.idempotency.store.RequestResultStore;
 import dev.idempotency.tx.JtaTransaction;
 import jakarta.servlet.ServletContext;
 import jakarta.transaction.UserTransaction;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,14 +47,20 @@ public final class FilterRuntime {
 
     private static final String USER_TRANSACTION = "java:comp/UserTransaction";
     private static final Logger LOG = Logger.getLogger(FilterRuntime.class.getName());
+    /**
+     * Request shapes remembered to spot keyless duplicates: about 300 bytes each (a 64-character digest, the
+     * client, the map's entry), so about 3 MB at most.
+     */
+    private static final int RECENT_KEYLESS_REQUESTS = 10_000;
 
     private final String filterName;
     private final IdempotencyConfig config;
     private final RolloutModes rolloutModes;
-    private final KeylessTelemetry keylessTelemetry = new KeylessTelemetry();
+    private final KeylessTelemetry keylessTelemetry;
     private final IdempotentRequestHandler handler;
     private final JmxMetrics metrics;
     private final CounterStore counters;
+    private final KeylessDayStore keylessDays;
     private final JtaTransaction transaction;
     private final RequestResultStore records;
     private final HeaderScope headerScope;
@@ -76,6 +86,10 @@ public final class FilterRuntime {
         this.metrics = new JmxMetrics(
                 contextPath,
                 config.operations().stream().map(Operation::contract).toList());
+        this.keylessTelemetry = new KeylessTelemetry(
+                new KeylessHistory(Clock.systemUTC()),
+                new ProbableDuplicates(config.keylessDuplicateWindow(), RECENT_KEYLESS_REQUESTS, System::nanoTime));
+        this.keylessDays = new KeylessDayStore(dataSource.dataSource(), dialect);
         OutcomeListener listener = OutcomeListener.all(metrics, new ServerMetrics(contextPath));
         // The one executor, over the one store that erasure uses too.
         IdempotentExecutor executor = new IdempotentExecutor(
@@ -87,14 +101,19 @@ public final class FilterRuntime {
                 listener);
         this.handler = new IdempotentRequestHandler(config, executor, headerScope, keylessTelemetry, listener);
         this.counters = new CounterStore(dataSource.dataSource(), dialect);
-        CounterFlush counterFlush = new CounterFlush(transaction, counters, metrics, keylessTelemetry);
+        CounterFlush counterFlush = new CounterFlush(transaction, counters, metrics, keylessTelemetry, keylessDays);
         this.housekeeping = new Housekeeping(
                 ManagedScheduler.find(filterName),
                 List.of(
                         new Housekeeping.Task(keylessSummary(), config.keylessLogInterval()),
                         new Housekeeping.Task(counterFlush, config.counterFlushInterval()),
                         new Housekeeping.Task(
-                                new ExpiredRecordPurge(transaction, records, config.purgeBatchSize()),
+                                new ExpiredRecordPurge(
+                                        transaction,
+                                        records,
+                                        keylessDays,
+                                        config.purgeBatchSize(),
+                                        config.keylessHistoryDays()),
                                 config.purgeInterval())),
                 // What this node counted since the last flush still counts for the cluster.
                 counterFlush,
@@ -146,6 +165,11 @@ public final class FilterRuntime {
     /** The cluster-wide counters: every node's flushed outcome and keyless counts, summed. */
     public CounterStore counters() {
         return counters;
+    }
+
+    /** The cluster-wide keyless history: every node's flushed keyless requests per client and day. */
+    public KeylessDayStore keylessDays() {
+        return keylessDays;
     }
 
     /**

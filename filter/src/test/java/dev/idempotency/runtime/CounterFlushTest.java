@@ -4,9 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.idempotency.metrics.JmxMetrics;
 import dev.idempotency.metrics.Outcome;
+import dev.idempotency.rollout.KeylessHistory;
+import dev.idempotency.rollout.KeylessRequest;
 import dev.idempotency.rollout.KeylessTelemetry;
+import dev.idempotency.rollout.ProbableDuplicates;
 import dev.idempotency.store.CounterStore;
+import dev.idempotency.store.KeylessDayStore;
 import dev.idempotency.testing.H2Database;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
@@ -17,8 +23,17 @@ class CounterFlushTest {
     private final H2Database database = new H2Database();
     private final CounterStore store = new CounterStore(database.transactions(), H2Database.DIALECT);
     private final JmxMetrics metrics = new JmxMetrics("/flush-" + UUID.randomUUID(), List.of("debit:v1"));
-    private final KeylessTelemetry keyless = new KeylessTelemetry();
-    private final CounterFlush flush = new CounterFlush(database.transactions(), store, metrics, keyless);
+    private final KeylessTelemetry keyless = new KeylessTelemetry(
+            new KeylessHistory(Clock.systemUTC()),
+            new ProbableDuplicates(Duration.ofSeconds(10), 100, System::nanoTime));
+    private final CounterFlush flush = new CounterFlush(
+            database.transactions(),
+            store,
+            metrics,
+            keyless,
+            new KeylessDayStore(database.transactions(), H2Database.DIALECT));
+
+    private static final KeylessRequest DEBIT = new KeylessRequest("POST", "/debits", null, null, 0, null);
 
     @AfterEach
     void unregister() {
@@ -41,8 +56,8 @@ class CounterFlushTest {
 
     @Test
     void keylessRequestsAreCountedByClient() {
-        keyless.count("debit:v1", "alice", "curl/8.5");
-        keyless.count("debit:v1", "alice", "curl/8.5");
+        keyless.count("debit:v1", "alice", "curl/8.5", DEBIT);
+        keyless.count("debit:v1", "alice", "curl/8.5", DEBIT);
         flush.run();
 
         assertEquals(2, count("debit:v1", CounterStore.KEYLESS, "alice"));

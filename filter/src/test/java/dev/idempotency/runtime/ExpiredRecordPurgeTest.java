@@ -3,6 +3,7 @@ package dev.idempotency.runtime;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.idempotency.store.KeylessDayStore;
 import dev.idempotency.store.RequestResultId;
 import dev.idempotency.store.RequestResultStore;
 import dev.idempotency.testing.H2Database;
@@ -15,7 +16,12 @@ class ExpiredRecordPurgeTest {
 
     private final H2Database database = new H2Database();
     private final RequestResultStore store = new RequestResultStore(database.transactions(), H2Database.DIALECT);
-    private final ExpiredRecordPurge purge = new ExpiredRecordPurge(database.transactions(), store, BATCH);
+    private final ExpiredRecordPurge purge = new ExpiredRecordPurge(
+            database.transactions(),
+            store,
+            new KeylessDayStore(database.transactions(), H2Database.DIALECT),
+            BATCH,
+            90);
 
     @Test
     void everyExpiredRecordGoesInBatchesAndTheOthersStay() throws Exception {

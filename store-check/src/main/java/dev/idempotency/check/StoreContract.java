@@ -9,6 +9,8 @@ import dev.idempotency.rollout.RolloutMode;
 import dev.idempotency.rollout.RolloutModes;
 import dev.idempotency.store.ClaimOutcome;
 import dev.idempotency.store.CounterStore;
+import dev.idempotency.store.KeylessDay;
+import dev.idempotency.store.KeylessDayStore;
 import dev.idempotency.store.ProcessedMessageStore;
 import dev.idempotency.store.RequestResultId;
 import dev.idempotency.store.RequestResultStore;
@@ -23,6 +25,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -74,6 +77,7 @@ final class StoreContract implements AutoCloseable {
     private final RequestResultStore records;
     private final ProcessedMessageStore messages;
     private final CounterStore counters;
+    private final KeylessDayStore keylessDays;
     /** Counts the statements {@link #records} runs. */
     private final StatementCounter statements = new StatementCounter();
     /** This run's prefix for every scope, subscriber and operation it writes. */
@@ -87,6 +91,7 @@ final class StoreContract implements AutoCloseable {
         this.records = new RequestResultStore(statements.counting(transactions), dialect);
         this.messages = new ProcessedMessageStore(transactions, dialect);
         this.counters = new CounterStore(transactions, dialect);
+        this.keylessDays = new KeylessDayStore(transactions, dialect);
     }
 
     static List<Check> checks() {
@@ -118,6 +123,9 @@ final class StoreContract implements AutoCloseable {
                 new Check("erasure deletes one scope's records only", StoreContract::erasure),
                 new Check("rollout switches are upserted and kept in the history", StoreContract::rollout),
                 new Check("counters add up across flushes", StoreContract::countersAddUp),
+                new Check(
+                        "keyless days add up across flushes and are trimmed by day",
+                        StoreContract::keylessDaysAddUpAndTrim),
                 new Check("a message is recorded once", StoreContract::messageOnce),
                 new Check(
                         "a concurrent redelivery waits for the first delivery, then sees it",
@@ -469,6 +477,45 @@ final class StoreContract implements AutoCloseable {
         }
     }
 
+    /** On days of 1970, so that the trim can touch no real row of a database the check is run against. */
+    private void keylessDaysAddUpAndTrim() throws Exception {
+        String operation = run + ":v1";
+        LocalDate second = LocalDate.parse("1970-01-02");
+        LocalDate fifth = LocalDate.parse("1970-01-05");
+        Instant morning = Instant.parse("1970-01-02T08:00:00Z");
+        Instant noon = Instant.parse("1970-01-02T12:00:00Z");
+        Instant evening = Instant.parse("1970-01-02T20:00:00Z");
+        Instant fifthNoon = Instant.parse("1970-01-05T12:00:00Z");
+        inTransaction(() -> {
+            keylessDays.add(List.of(
+                    new KeylessDay(operation, "bob", "okhttp", second, 3, 1, noon, noon),
+                    new KeylessDay(operation, "bob", "okhttp", fifth, 1, 0, fifthNoon, fifthNoon)));
+            return null;
+        });
+        inTransaction(() -> {
+            keylessDays.add(List.of(new KeylessDay(operation, "bob", "okhttp", second, 2, 2, morning, evening)));
+            return null;
+        });
+        List<KeylessDay> expected = List.of(
+                new KeylessDay(operation, "bob", "okhttp", second, 5, 3, morning, evening),
+                new KeylessDay(operation, "bob", "okhttp", fifth, 1, 0, fifthNoon, fifthNoon));
+        List<KeylessDay> read = keylessDaysOf(operation);
+        if (!read.equals(expected)) {
+            throw new Broken("two flushes to one day read back as " + read + ", not " + expected);
+        }
+        inTransaction(() -> keylessDays.deleteBefore(LocalDate.parse("1970-01-03")));
+        List<KeylessDay> trimmed = keylessDaysOf(operation);
+        if (!trimmed.equals(expected.subList(1, 2))) {
+            throw new Broken("trimming before 1970-01-03 left " + trimmed);
+        }
+    }
+
+    private List<KeylessDay> keylessDaysOf(String operation) {
+        return keylessDays.readSince(LocalDate.parse("1970-01-01")).stream()
+                .filter(day -> day.operation().equals(operation))
+                .toList();
+    }
+
     private void messageOnce() throws Exception {
         String id = key();
         expect("first", message(id, "{}", Gate.OPEN, 0, true), "the first delivery");
@@ -708,7 +755,8 @@ final class StoreContract implements AutoCloseable {
             "DELETE FROM processed_message WHERE subscriber LIKE :prefix",
             "DELETE FROM idempotency_rollout WHERE operation LIKE :prefix",
             "DELETE FROM idempotency_rollout_history WHERE operation LIKE :prefix",
-            "DELETE FROM idempotency_counter WHERE operation LIKE :prefix"
+            "DELETE FROM idempotency_counter WHERE operation LIKE :prefix",
+            "DELETE FROM idempotency_keyless_day WHERE operation LIKE :prefix"
         }) {
             try {
                 execute(sql, Values.of().text("prefix", like));
