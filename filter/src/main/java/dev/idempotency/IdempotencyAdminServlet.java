@@ -57,7 +57,7 @@ import java.util.Optional;
  *   <li>{@code GET /admin/idempotency}: every operation with its mode, who set it and when, the keyless
  *       requests counted on this node since it started, per client (principal and User-Agent family), the
  *       counts summed over every node, the keyless history of {@code keyless-history-days} and the readiness
- *       verdict ({@code docs/migration.md}). A browser ({@code Accept: text/html}) gets the same as the readiness
+ *       verdict ({@code docs/rollout.md}). A browser ({@code Accept: text/html}) gets the same as the readiness
  *       page, with one button per mode.
  *   <li>{@code POST /admin/idempotency} with the form fields {@code operation}, {@code mode} and {@code csrf}: the
  *       page's buttons. The token is the session's ({@code 403 csrf-token-invalid} without it); the answer is a

@@ -27,7 +27,7 @@ import java.util.Optional;
  * application's own JTA transaction.
  *
  * <p>Each operation has a rollout mode, switched at run time for every node ({@link IdempotencyAdminServlet},
- * {@code docs/migration.md}): {@code OFF} steps aside, {@code OPTIONAL} protects keyed requests and lets keyless
+ * {@code docs/rollout.md}): {@code OFF} steps aside, {@code OPTIONAL} protects keyed requests and lets keyless
  * ones run with {@code Deprecation} headers, {@code REQUIRED} refuses keyless ones with 400, and {@code DRAIN}
  * still replays stored records but records no new keys.
  *
