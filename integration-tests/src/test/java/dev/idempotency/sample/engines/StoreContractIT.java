@@ -192,48 +192,33 @@ abstract class StoreContractIT {
     }
 
     private String claim(String key, String request, long holdMillis, String end, long waitSeconds) {
-        return post(
-                "claim",
-                Map.of(
-                        "scope",
-                        "contract",
-                        "operation",
-                        "contract:v1",
-                        "key",
-                        key,
-                        "request",
-                        request,
-                        "hold",
-                        Long.toString(holdMillis),
-                        "end",
-                        end,
-                        "wait",
-                        Long.toString(waitSeconds)));
+        return post("claim", claimParameters(key, request, holdMillis, end, waitSeconds));
     }
 
     /** A claim of {@code key} that, once claimed, holds at {@code gate} until the test opens it, then for {@code hold} ms. */
     private CompletableFuture<String> claimHeld(String key, String gate, long hold, String end) {
-        return CompletableFuture.supplyAsync(
-                () -> post(
-                        "claim",
-                        Map.of(
-                                "scope",
-                                "contract",
-                                "operation",
-                                "contract:v1",
-                                "key",
-                                key,
-                                "request",
-                                "first",
-                                "gate",
-                                gate,
-                                "hold",
-                                Long.toString(hold),
-                                "end",
-                                end,
-                                "wait",
-                                "10")),
-                CLIENTS);
+        Map<String, String> parameters = new java.util.HashMap<>(claimParameters(key, "first", hold, end, 10));
+        parameters.put("gate", gate);
+        return CompletableFuture.supplyAsync(() -> post("claim", parameters), CLIENTS);
+    }
+
+    private static Map<String, String> claimParameters(
+            String key, String request, long holdMillis, String end, long waitSeconds) {
+        return Map.of(
+                "scope",
+                "contract",
+                "operation",
+                "contract:v1",
+                "key",
+                key,
+                "request",
+                request,
+                "hold",
+                Long.toString(holdMillis),
+                "end",
+                end,
+                "wait",
+                Long.toString(waitSeconds));
     }
 
     /** A claim of {@code key} with request {@code first}, committed when claimed, sent now from another client. */
