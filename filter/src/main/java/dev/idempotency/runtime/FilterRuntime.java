@@ -78,7 +78,7 @@ public final class FilterRuntime {
         SqlDialect dialect = config.database()
                 .map(database -> SqlDialect.named(database).forServer(dataSource.dataSource()))
                 .orElseGet(() -> SqlDialect.detect(dataSource.dataSource()));
-        this.dataSourceOrigin = "'" + dataSource.jndiName() + "' (" + dialect.name() + "), " + dataSource.origin();
+        this.dataSourceOrigin = dataSourceOrigin(dataSource.jndiName(), dialect, dataSource.origin());
         if (!dialect.engine().tested()) {
             if (!config.allowsUntestedEngine()) {
                 throw new ConfigurationException(untestedEngineRefused(dialect));
@@ -144,11 +144,24 @@ public final class FilterRuntime {
             }
             FilterRuntime runtime = create(servletContext, filterName, initParameters);
             servletContext.setAttribute(ATTRIBUTE_PREFIX + filterName, runtime);
-            LOG.info(() -> "Idempotency filter '" + filterName + "' protects "
-                    + runtime.config.operations().size() + " operation(s), with records on datasource "
-                    + runtime.dataSourceOrigin + ": " + runtime.config);
+            LOG.info(() -> startupLine(filterName, runtime.config, runtime.dataSourceOrigin));
             return runtime;
         }
+    }
+
+    /**
+     * The one INFO line the filter logs when it starts: what it protects, where its records are, and the effective
+     * configuration. docs/configuration.md shows it as a test produces it from the sample's settings.
+     */
+    static String startupLine(String filterName, IdempotencyConfig config, String dataSourceOrigin) {
+        return "Idempotency filter '" + filterName + "' protects "
+                + config.operations().size() + " operation(s), with records on datasource " + dataSourceOrigin + ": "
+                + config;
+    }
+
+    /** Which datasource holds the records, on which engine, and how the filter found it. */
+    static String dataSourceOrigin(String jndiName, SqlDialect dialect, String origin) {
+        return "'" + jndiName + "' (" + dialect.name() + "), " + origin;
     }
 
     /** The start-up warning for an engine this project's build does not run. */

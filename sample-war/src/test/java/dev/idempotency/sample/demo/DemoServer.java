@@ -1,15 +1,25 @@
 package dev.idempotency.sample.demo;
 
 import dev.idempotency.sample.support.LocalServer;
+import dev.idempotency.sample.support.PostgresExtension;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The demo: a real PostgreSQL 18.6 and a real WildFly with the sample WAR, serving {@code
- * http://localhost:8080/sample/api} until interrupted. Run it with {@code mvn -P demo verify -DskipTests}.
+ * http://localhost:8080/sample/api} until interrupted. Run it with {@code mvn -P demo verify -DskipTests}. It
+ * prints how to reach the database, whose port is chosen at random, so the tour in docs/getting-started.md can
+ * look at the records.
  */
 public final class DemoServer {
     private static final String API = "http://localhost:8080/sample/api";
+
+    /** The credentials WildFly's SampleDS uses (sample-war/src/main/wildfly/configure.cli). */
+    static final String DATABASE_USER = "postgres";
+
+    static final String DATABASE_PASSWORD = "postgres";
+    static final String DATABASE_NAME = "postgres";
 
     private DemoServer() {}
 
@@ -19,22 +29,38 @@ public final class DemoServer {
         System.out.println("Starting PostgreSQL 18.6 and WildFly with the sample...");
         LocalServer server = LocalServer.start(jbossHome, "demo-server", Map.of("sample.war", war));
         System.out.println("WildFly's log is " + server.console());
+        databaseLines(PostgresExtension.start(false).getPort()).forEach(System.out::println);
         printScenario();
         server.awaitExit();
     }
 
+    /** How to reach the demo's database on this port, as the demo prints it: JDBC, then psql. */
+    public static List<String> databaseLines(int port) {
+        return List.of(
+                "",
+                "The database is PostgreSQL 18.6 on host localhost, port " + port + ", database " + DATABASE_NAME
+                        + ", user " + DATABASE_USER + ", password " + DATABASE_PASSWORD + ":",
+                "  JDBC: " + jdbcUrl(port),
+                "  psql: " + psqlCommand(port));
+    }
+
+    public static String jdbcUrl(int port) {
+        return "jdbc:postgresql://localhost:" + port + "/" + DATABASE_NAME + "?user=" + DATABASE_USER + "&password="
+                + DATABASE_PASSWORD;
+    }
+
+    public static String psqlCommand(int port) {
+        return "psql postgresql://" + DATABASE_USER + ":" + DATABASE_PASSWORD + "@localhost:" + port + "/"
+                + DATABASE_NAME;
+    }
+
     private static void printScenario() {
-        String debit = "curl -si -u alice:alice -H 'Content-Type: application/json' -H 'Idempotency-Key: checkout-42'";
         System.out.println("\nThe sample is deployed at " + API + " (users alice/alice and bob/bob).");
-        System.out.println("The chapter's scenario on account 1 (balance 1000):\n");
-        System.out.println("  # debit 100: 200 {\"balance\":900}");
-        System.out.println("  " + debit + " -d '{\"amount\": 100}' " + API + "/accounts/1/debits");
-        System.out.println("  # the same call again: the stored {\"balance\":900}, with Idempotent-Replayed: true");
-        System.out.println("  " + debit + " -d '{\"amount\": 100}' " + API + "/accounts/1/debits");
-        System.out.println("  # the same key for 101: 422 application/problem+json, nothing debited");
-        System.out.println("  " + debit + " -d '{\"amount\": 101}' " + API + "/accounts/1/debits");
-        System.out.println("  # the balance: 900");
-        System.out.println("  curl -s -u alice:alice " + API + "/accounts/1");
+        System.out.println(
+                "The tour, step by step with the answers to expect: docs/getting-started.md#try-it-with-curl");
+        System.out.println(
+                "  curl -i -u alice:alice -H 'Content-Type: application/json' -H 'Idempotency-Key: checkout-42'"
+                        + " -d '{\"amount\": 100}' " + API + "/accounts/1/debits");
         System.out.println("\nRollout modes and keyless traffic (user operator/operator): docs/migration.md");
         System.out.println("  curl -s -u operator:operator http://localhost:8080/sample/admin/idempotency");
         System.out.println("\nPress Ctrl+C to stop WildFly and PostgreSQL.");

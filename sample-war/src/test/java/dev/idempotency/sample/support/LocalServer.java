@@ -75,7 +75,7 @@ public final class LocalServer implements AutoCloseable {
         Map<String, String> properties = new TreeMap<>(Map.of("pg.port", Integer.toString(pgPort)));
         properties.putAll(systemProperties);
         List<String> command = new ArrayList<>(List.of(
-                jbossHome.resolve("bin/standalone.sh").toString(),
+                jbossHome.resolve(startScript()).toString(),
                 "--server-config=standalone-full.xml",
                 "-Djboss.server.base.dir=" + serverDir,
                 "-Djboss.socket.binding.port-offset=" + portOffset));
@@ -133,6 +133,11 @@ public final class LocalServer implements AutoCloseable {
             Thread.sleep(250);
         }
         throw new IllegalStateException(war + " did not deploy within 180 s; see " + console);
+    }
+
+    /** WildFly's start script for this operating system: the demo runs on Windows too. */
+    private static String startScript() {
+        return System.getProperty("os.name").startsWith("Windows") ? "bin/standalone.bat" : "bin/standalone.sh";
     }
 
     private static void requireFreePort(int port) {
