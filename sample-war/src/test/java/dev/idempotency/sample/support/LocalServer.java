@@ -145,7 +145,8 @@ public final class LocalServer implements AutoCloseable {
             socket.setReuseAddress(true);
         } catch (IOException e) {
             throw new IllegalStateException("port " + port + " is in use; stop whatever listens there (another"
-                    + " WildFly, or an earlier demo) and run again");
+                    + " WildFly, or an earlier demo) and run again, or move the demo's ports with"
+                    + " -Ddemo.port.offset=100");
         }
     }
 
