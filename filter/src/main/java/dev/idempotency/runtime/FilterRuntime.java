@@ -77,7 +77,7 @@ public final class FilterRuntime {
         this.filterName = filterName;
         this.config = config;
         SqlDialect dialect = EnginePolicy.accept(config, dataSource.dataSource(), "'" + dataSource.jndiName() + "'");
-        this.dataSourceOrigin = "'" + dataSource.jndiName() + "' (" + dialect.name() + "), " + dataSource.origin();
+        this.dataSourceOrigin = dataSourceOrigin(dataSource.jndiName(), dialect, dataSource.origin());
         this.transaction = new JtaTransaction(userTransaction);
         this.records = new RequestResultStore(dataSource.dataSource(), dialect);
         this.headerScope = new HeaderScope(config.scopeHeaderKey());
@@ -129,11 +129,24 @@ public final class FilterRuntime {
             ServletContext servletContext, String filterName, Map<String, String> initParameters) {
         return RuntimeRegistry.of(servletContext, filterName, () -> {
             FilterRuntime runtime = create(servletContext, filterName, initParameters);
-            LOG.info(() -> "Idempotency filter '" + filterName + "' protects "
-                    + runtime.config.operations().size() + " operation(s), with records on datasource "
-                    + runtime.dataSourceOrigin + ": " + runtime.config);
+            LOG.info(() -> startupLine(filterName, runtime.config, runtime.dataSourceOrigin));
             return runtime;
         });
+    }
+
+    /**
+     * The one INFO line the filter logs when it starts: what it protects, where its records are, and the effective
+     * configuration. docs/configuration.md shows it as a test produces it from the sample's settings.
+     */
+    static String startupLine(String filterName, IdempotencyConfig config, String dataSourceOrigin) {
+        return "Idempotency filter '" + filterName + "' protects "
+                + config.operations().size() + " operation(s), with records on datasource " + dataSourceOrigin + ": "
+                + config;
+    }
+
+    /** Which datasource holds the records, on which engine, and how the filter found it. */
+    static String dataSourceOrigin(String jndiName, SqlDialect dialect, String origin) {
+        return "'" + jndiName + "' (" + dialect.name() + "), " + origin;
     }
 
     /** The runtime of an already started filter, if there is one by that name. */

@@ -76,7 +76,7 @@ public final class LocalServer implements AutoCloseable {
         Map<String, String> properties = new TreeMap<>(Map.of("pg.port", Integer.toString(pgPort)));
         properties.putAll(systemProperties);
         List<String> command = new ArrayList<>(List.of(
-                jbossHome.resolve("bin/standalone.sh").toString(),
+                jbossHome.resolve(startScript()).toString(),
                 "--server-config=standalone-full.xml",
                 "-Djboss.server.base.dir=" + serverDir,
                 "-Djboss.socket.binding.port-offset=" + portOffset));
@@ -149,12 +149,18 @@ public final class LocalServer implements AutoCloseable {
         throw new IllegalStateException(war + " did not deploy within 180 s; see " + console);
     }
 
+    /** WildFly's start script for this operating system: the demo runs on Windows too. */
+    private static String startScript() {
+        return System.getProperty("os.name").startsWith("Windows") ? "bin/standalone.bat" : "bin/standalone.sh";
+    }
+
     private static void requireFreePort(int port) {
         try (ServerSocket socket = new ServerSocket(port)) {
             socket.setReuseAddress(true);
         } catch (IOException e) {
             throw new IllegalStateException("port " + port + " is in use; stop whatever listens there (another"
-                    + " WildFly, or an earlier demo) and run again");
+                    + " WildFly, or an earlier demo) and run again, or move the demo's ports with"
+                    + " -Ddemo.port.offset=100");
         }
     }
 
