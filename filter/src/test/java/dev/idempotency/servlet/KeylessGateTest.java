@@ -13,6 +13,7 @@ import dev.idempotency.testing.StrictProxy;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.security.Principal;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -46,7 +47,10 @@ class KeylessGateTest {
         Map<String, String> all = new HashMap<>(settings);
         all.put("operations", "POST /debits = debit:v1");
         IdempotencyConfig config = SettingsParser.parse(all);
-        return new KeylessGate(config, telemetry, new ReplyCatalogue(config.keyHeader(), 1024));
+        return new KeylessGate(
+                config,
+                telemetry,
+                new ReplyCatalogue(config.keyHeader(), 1024, Duration.ofSeconds(10), AnswerHints.NONE));
     }
 
     private HttpServletRequest request(String principal, String userAgent) {
