@@ -5,7 +5,7 @@ import dev.idempotency.metrics.OperationCounters;
 import dev.idempotency.metrics.Outcome;
 import dev.idempotency.rollout.KeylessTelemetry;
 import dev.idempotency.store.CounterStore;
-import dev.idempotency.tx.JtaTransaction;
+import dev.idempotency.tx.Transaction;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.logging.Level;
@@ -25,13 +25,13 @@ final class CounterFlush implements Runnable {
 
     private static final Logger LOG = Logger.getLogger(CounterFlush.class.getName());
 
-    private final JtaTransaction transaction;
+    private final Transaction transaction;
     private final CounterStore store;
     private final JmxMetrics metrics;
     private final KeylessTelemetry keyless;
     private final Map<CounterStore.Key, Long> flushed = new HashMap<>();
 
-    CounterFlush(JtaTransaction transaction, CounterStore store, JmxMetrics metrics, KeylessTelemetry keyless) {
+    CounterFlush(Transaction transaction, CounterStore store, JmxMetrics metrics, KeylessTelemetry keyless) {
         this.transaction = transaction;
         this.store = store;
         this.metrics = metrics;

@@ -1,12 +1,10 @@
 package dev.idempotency.runtime;
 
-import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.dialect.SqlStatement;
 import dev.idempotency.store.RequestResultStore;
-import dev.idempotency.tx.JtaTransaction;
+import dev.idempotency.tx.Transaction;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import javax.sql.DataSource;
 
 /**
  * Deletes expired {@code request_result} rows, on the container's scheduler: in bounded batches, each in a
@@ -19,13 +17,14 @@ import javax.sql.DataSource;
 final class ExpiredRecordPurge implements Runnable {
     private static final Logger LOG = Logger.getLogger(ExpiredRecordPurge.class.getName());
 
-    private final JtaTransaction transaction;
+    private final Transaction transaction;
     private final RequestResultStore store;
     private final int batchSize;
 
-    ExpiredRecordPurge(JtaTransaction transaction, DataSource dataSource, SqlDialect dialect, int batchSize) {
+    /** @param store the filter's one store of records, on the datasource {@code transaction} spans */
+    ExpiredRecordPurge(Transaction transaction, RequestResultStore store, int batchSize) {
         this.transaction = transaction;
-        this.store = new RequestResultStore(dataSource, dialect);
+        this.store = store;
         this.batchSize = batchSize;
     }
 

@@ -6,6 +6,7 @@ import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.dialect.SqlStatement;
 import dev.idempotency.dialect.SqlStatement.Values;
 import dev.idempotency.rollout.RolloutMode;
+import dev.idempotency.rollout.RolloutModes;
 import dev.idempotency.store.ClaimOutcome;
 import dev.idempotency.store.CounterStore;
 import dev.idempotency.store.ProcessedMessageStore;
@@ -428,24 +429,17 @@ final class StoreContract implements AutoCloseable {
         expectRecords(1, key);
     }
 
+    /** The filter's own rollout writer and reader ({@link RolloutModes}), not a copy of their statements. */
     private void rollout() throws Exception {
         String operation = run + ":v1";
+        RolloutModes modes =
+                new RolloutModes(RolloutMode.OFF, Duration.ofHours(1), transactions, transactions, dialect);
         for (RolloutMode mode : new RolloutMode[] {RolloutMode.OPTIONAL, RolloutMode.REQUIRED}) {
-            inTransaction(() -> {
-                Values change = Values.of()
-                        .text("operation", operation)
-                        .text("mode", mode.name())
-                        .text("changedBy", "store-check");
-                try (Connection connection = transactions.getConnection()) {
-                    for (SqlStatement statement :
-                            List.of(dialect.upsertRolloutStatement(), dialect.insertRolloutHistoryStatement())) {
-                        try (PreparedStatement write = statement.prepare(connection, change)) {
-                            write.executeUpdate();
-                        }
-                    }
-                }
-                return null;
-            });
+            modes.change(operation, mode, "store-check");
+        }
+        RolloutModes.Setting read = modes.settingFor(operation);
+        if (read.mode() != RolloutMode.REQUIRED || !"store-check".equals(read.changedBy())) {
+            throw new Broken("the rollout read back " + read + " after switching to REQUIRED");
         }
         Values named = Values.of().text("operation", operation);
         expectRows(
@@ -542,6 +536,7 @@ final class StoreContract implements AutoCloseable {
         } catch (RequestInProgressException e) {
             return "in-progress";
         } finally {
+            gate.ended();
             transactions.rollback();
         }
     }
@@ -570,6 +565,7 @@ final class StoreContract implements AutoCloseable {
             }
             return "first";
         } finally {
+            gate.ended();
             transactions.rollback();
         }
     }
@@ -580,14 +576,7 @@ final class StoreContract implements AutoCloseable {
 
     /** Runs {@code work} in a transaction of its own, committed if it returns, rolled back if it throws. */
     static <T> T inTransaction(LocalTransactions transactions, Callable<T> work) throws Exception {
-        transactions.begin(Optional.empty());
-        try {
-            T result = work.call();
-            transactions.commit();
-            return result;
-        } finally {
-            transactions.rollback();
-        }
+        return transactions.inTransaction(work::call);
     }
 
     // Plumbing
@@ -632,10 +621,12 @@ final class StoreContract implements AutoCloseable {
 
         private final CountDownLatch reached = new CountDownLatch(1);
         private final CountDownLatch opened = new CountDownLatch(1);
+        private volatile boolean held;
         private volatile boolean passed;
 
         /** Called by the winner holding the key: waits until the gate opens, then for {@code millis}, then passes. */
         void hold(long millis) throws InterruptedException {
+            held = true;
             reached.countDown();
             if (!opened.await(LIMIT_SECONDS, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("the check never let the winner go on");
@@ -644,8 +635,13 @@ final class StoreContract implements AutoCloseable {
             passed = true;
         }
 
+        /** Called by the winner however it ends, so that a check never waits for a winner that failed to claim. */
+        void ended() {
+            reached.countDown();
+        }
+
         void awaitReached() throws InterruptedException, Broken {
-            if (!reached.await(LIMIT_SECONDS, TimeUnit.SECONDS)) {
+            if (!reached.await(LIMIT_SECONDS, TimeUnit.SECONDS) || !held) {
                 throw new Broken("the winner never held the key");
             }
         }

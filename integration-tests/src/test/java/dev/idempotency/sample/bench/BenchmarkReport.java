@@ -18,6 +18,8 @@ final class BenchmarkReport {
         System.out.println("PostgreSQL durability, read back from the database: " + durability);
         printScenarios(results);
         System.out.println();
+        printCosts(results);
+        System.out.println();
         System.out.println("| clients | b/a | c/a | b/d | covered e / bare e | database's share of b's overhead |"
                 + " filter's and server's share | floor: one write / two (b1/b) |");
         System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
@@ -61,6 +63,32 @@ final class BenchmarkReport {
                     result.p50Micros() / 1000.0,
                     result.p99Micros() / 1000.0,
                     result.throughput() / throughput(results, result.clients(), "a:"));
+        }
+    }
+
+    /**
+     * One row per scenario and concurrency: what a request cost the machine ({@link CostMeter}), over the whole
+     * phase, warm-up included, divided by the requests completed in it.
+     */
+    static void printCosts(List<LoadBenchmark.Result> results) {
+        List<String> databases =
+                List.copyOf(results.get(0).cost().databaseCpuMillis().keySet());
+        StringBuilder header = new StringBuilder("| clients | scenario | requests | server CPU (ms) |");
+        databases.forEach(name -> header.append(' ').append(name).append(" CPU (ms) |"));
+        header.append(" load generator CPU (ms) | statements | round trips | WAL (bytes) |");
+        System.out.println(header);
+        System.out.println("|---:|---|" + "---:|".repeat(databases.size() + 6));
+        for (LoadBenchmark.Result result : results) {
+            CostMeter.Cost cost = result.cost();
+            StringBuilder row = new StringBuilder(String.format(
+                    "| %d | %s | %d | %.3f |",
+                    result.clients(), result.scenario(), cost.requests(), cost.serverCpuMillis()));
+            databases.forEach(name ->
+                    row.append(String.format(" %.3f |", cost.databaseCpuMillis().get(name))));
+            row.append(String.format(
+                    " %.3f | %.2f | %.2f | %.0f |",
+                    cost.clientCpuMillis(), cost.statements(), cost.roundTrips(), cost.walBytes()));
+            System.out.println(row);
         }
     }
 

@@ -6,6 +6,7 @@ import dev.idempotency.sample.engines.Engine;
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.LocalServer;
 import dev.idempotency.sample.support.PostgresExtension;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URL;
@@ -25,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ObjIntConsumer;
-import javax.sql.DataSource;
 
 /**
  * The price of idempotency on each engine, side by side in one run on one WildFly: {@link LoadBenchmark}'s a
@@ -81,11 +81,11 @@ public final class EngineBenchmark {
                 .mapToInt(Integer::parseInt)
                 .toArray();
 
-        DataSource postgres = PostgresExtension.startForBenchmark(true).getPostgresDatabase();
+        EmbeddedPostgres postgres = PostgresExtension.startForBenchmark(true);
         int mariaPort = Integer.getInteger("maria.port", freePort());
         EngineConfig mariaDb = MariaDbConfig.startedOn(mariaPort);
         Map<String, Map<String, String>> durability = new LinkedHashMap<>();
-        durability.put("PostgreSQL", LoadBenchmark.readSettings(postgres));
+        durability.put("PostgreSQL", LoadBenchmark.readSettings(postgres.getPostgresDatabase()));
         durability.put("MariaDB", makeMariaDbDurable(mariaDb));
         Map<String, Path> wars = Map.of(
                 "pg-bare.war", LoadBenchmark.benchmarkWar(sampleWar, "pg-bare.war", LoadBenchmark.BARE_SETTINGS),
@@ -95,8 +95,9 @@ public final class EngineBenchmark {
                 "sqlite-bare.war", engineWar(sampleWar, Engine.SQLITE, "sqlite-bare.war", LoadBenchmark.BARE_SETTINGS),
                 "sqlite.war", engineWar(sampleWar, Engine.SQLITE, "sqlite.war", COVERED_SETTINGS));
 
-        try (LocalServer server =
-                LocalServer.start(jbossHome, SERVER, wars, 0, Map.of("maria.port", Integer.toString(mariaPort)))) {
+        try (LocalServer server = LocalServer.start(
+                        jbossHome, SERVER, wars, 0, Map.of("maria.port", Integer.toString(mariaPort)));
+                CostMeter meter = new CostMeter(server.pid(), postgres, Map.of("MariaDB", mariaDbPid(mariaDb)))) {
             try (Connection connection = mariaDb.connect()) {
                 Engine.MARIADB.installSampleTable(connection);
             }
@@ -113,7 +114,7 @@ public final class EngineBenchmark {
             int mostClients = Arrays.stream(clientCounts).max().orElse(1);
             for (int round = 0; round < 2; round++) {
                 for (Deployments engine : engines) {
-                    runScenarios(engine, mostClients, warmup, 0, new IdentityHashMap<>());
+                    runScenarios(engine, meter, mostClients, warmup, 0, new IdentityHashMap<>());
                 }
             }
             // Engines take turns at each concurrency, so a slow spell of the shared machine is spread over all.
@@ -122,7 +123,7 @@ public final class EngineBenchmark {
             for (int clients : clientCounts) {
                 for (Deployments engine : engines) {
                     results.computeIfAbsent(engine.engine(), name -> new ArrayList<>())
-                            .addAll(runScenarios(engine, clients, seconds, warmup, resent));
+                            .addAll(runScenarios(engine, meter, clients, seconds, warmup, resent));
                 }
             }
             report(results, resent, clientCounts, seconds, warmup, durability);
@@ -131,7 +132,12 @@ public final class EngineBenchmark {
 
     /** a, b and c on one engine at one concurrency, each client on an account of its own. */
     private static List<LoadBenchmark.Result> runScenarios(
-            Deployments on, int clients, int seconds, int warmup, Map<LoadBenchmark.Result, Long> resent)
+            Deployments on,
+            CostMeter meter,
+            int clients,
+            int seconds,
+            int warmup,
+            Map<LoadBenchmark.Result, Long> resent)
             throws Exception {
         long[] accounts = new long[clients];
         String[] storedKeys = new String[clients];
@@ -144,6 +150,7 @@ public final class EngineBenchmark {
         return List.of(
                 run(
                         "a: not covered",
+                        meter,
                         clients,
                         seconds,
                         warmup,
@@ -151,6 +158,7 @@ public final class EngineBenchmark {
                         (failed, i) -> debitUntilDone(on.bare(), accounts[i], null, failed)),
                 run(
                         "b: first execution",
+                        meter,
                         clients,
                         seconds,
                         warmup,
@@ -158,6 +166,7 @@ public final class EngineBenchmark {
                         (failed, i) -> debitUntilDone(on.covered(), accounts[i], LoadBenchmark.newKey(), failed)),
                 run(
                         "c: replay",
+                        meter,
                         clients,
                         seconds,
                         warmup,
@@ -168,6 +177,7 @@ public final class EngineBenchmark {
     /** {@link LoadBenchmark#run}, noting how many attempts failed and were sent again, its warm-up included. */
     private static LoadBenchmark.Result run(
             String scenario,
+            CostMeter meter,
             int clients,
             int seconds,
             int warmup,
@@ -175,7 +185,7 @@ public final class EngineBenchmark {
             ObjIntConsumer<LongAdder> debit)
             throws Exception {
         LongAdder failed = new LongAdder();
-        LoadBenchmark.Result result = LoadBenchmark.run(scenario, clients, seconds, warmup, client -> {
+        LoadBenchmark.Result result = LoadBenchmark.run(scenario, clients, seconds, warmup, meter, client -> {
             debit.accept(failed, client);
             return null;
         });
@@ -254,6 +264,16 @@ public final class EngineBenchmark {
         return values;
     }
 
+    /** MariaDB's server process, from the PID file it names. */
+    private static long mariaDbPid(EngineConfig mariaDb) throws SQLException {
+        try (Connection connection = mariaDb.connect()) {
+            return CostMeter.pidInFile(Path.of(readBack(connection, "SELECT @@pid_file")
+                    .values()
+                    .iterator()
+                    .next()));
+        }
+    }
+
     private static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
@@ -282,6 +302,8 @@ public final class EngineBenchmark {
             System.out.println();
             System.out.println(engine + ":");
             BenchmarkReport.printScenarios(scenarios);
+            System.out.println();
+            BenchmarkReport.printCosts(scenarios);
         });
         System.out.println();
         System.out.println("| clients | engine | a req/s | b/a | c/a | b p50 ms | c p50 ms |");

@@ -25,7 +25,8 @@ import javax.sql.DataSource;
  * hop away behind a {@link DelayingProxy} that adds {@code bench.hop} microseconds (500 by default) to every round
  * trip, in one run. The delay is read back: the median of 1,000 {@code SELECT 1} round trips through the proxy
  * minus the same straight to the database. So are the round trips each request costs, counted by the proxy.
- * Durable PostgreSQL, read back and printed.
+ * Durable PostgreSQL, read back and printed. Every scenario's cost per request ({@link CostMeter}: CPU of the
+ * server, of the database and of this JVM, statements, round trips, WAL) is printed for each network.
  *
  * <p>Run with {@code mvn -P bench verify -DskipTests -Dbench.main=HopBenchmark}; {@code -Dbench.hop}, {@code
  * -Dbench.seconds}, {@code -Dbench.warmup} and {@code -Dbench.clients} as for the load benchmark.
@@ -62,14 +63,16 @@ public final class HopBenchmark {
         Map<String, Path> wars = Map.of("sample.war", coveredWar, "bare.war", bareWar);
 
         List<Network> networks = new ArrayList<>();
-        try (LocalServer server = LocalServer.start(jbossHome, "hop-bench-loopback", wars)) {
-            networks.add(new Network("loopback", 0, Map.of(), measure(clientCounts, seconds, warmup)));
+        try (LocalServer server = LocalServer.start(jbossHome, "hop-bench-loopback", wars);
+                CostMeter meter = new CostMeter(server.pid(), postgres, Map.of())) {
+            networks.add(new Network("loopback", 0, Map.of(), measure(meter, clientCounts, seconds, warmup)));
         }
         try (DelayingProxy proxy = new DelayingProxy(postgres.getPort(), hopMicros)) {
             double added = medianRoundTripMillis(proxy.port()) - medianRoundTripMillis(postgres.getPort());
             try (LocalServer server = LocalServer.start(
-                    jbossHome, "hop-bench-hop", wars, 0, Map.of("pg.port", Integer.toString(proxy.port())))) {
-                List<LoadBenchmark.Result> results = measure(clientCounts, seconds, warmup);
+                            jbossHome, "hop-bench-hop", wars, 0, Map.of("pg.port", Integer.toString(proxy.port())));
+                    CostMeter meter = new CostMeter(server.pid(), postgres, Map.of())) {
+                List<LoadBenchmark.Result> results = measure(meter, clientCounts, seconds, warmup);
                 networks.add(new Network("hop", added, roundTrips(proxy), results));
             }
         }
@@ -77,22 +80,23 @@ public final class HopBenchmark {
     }
 
     /** a, b and c at every concurrency, after a warm-up round at the highest. */
-    private static List<LoadBenchmark.Result> measure(int[] clientCounts, int seconds, int warmup) throws Exception {
+    private static List<LoadBenchmark.Result> measure(CostMeter meter, int[] clientCounts, int seconds, int warmup)
+            throws Exception {
         Api covered = new Api(new URL("http://localhost:8080/sample/"));
         Api bare = new Api(new URL("http://localhost:8080/bare/"));
         int mostClients = Arrays.stream(clientCounts).max().orElse(1);
         for (int round = 0; round < 2; round++) {
-            scenarios(covered, bare, mostClients, warmup, 0);
+            scenarios(covered, bare, meter, mostClients, warmup, 0);
         }
         List<LoadBenchmark.Result> results = new ArrayList<>();
         for (int clients : clientCounts) {
-            results.addAll(scenarios(covered, bare, clients, seconds, warmup));
+            results.addAll(scenarios(covered, bare, meter, clients, seconds, warmup));
         }
         return results;
     }
 
-    private static List<LoadBenchmark.Result> scenarios(Api covered, Api bare, int clients, int seconds, int warmup)
-            throws Exception {
+    private static List<LoadBenchmark.Result> scenarios(
+            Api covered, Api bare, CostMeter meter, int clients, int seconds, int warmup) throws Exception {
         long[] accounts = new long[clients];
         String[] storedKeys = new String[clients];
         for (int i = 0; i < clients; i++) {
@@ -102,20 +106,27 @@ public final class HopBenchmark {
         }
         return List.of(
                 LoadBenchmark.run(
-                        "a: not covered", clients, seconds, warmup, i -> LoadBenchmark.debit(bare, accounts[i], null)),
+                        "a: not covered",
+                        clients,
+                        seconds,
+                        warmup,
+                        meter,
+                        i -> LoadBenchmark.debit(bare, accounts[i], null)),
                 LoadBenchmark.run(
                         "b: first execution",
                         clients,
                         seconds,
                         warmup,
+                        meter,
                         i -> LoadBenchmark.debit(covered, accounts[i], LoadBenchmark.newKey())),
                 LoadBenchmark.run(
                         "c: replay",
                         clients,
                         seconds,
                         warmup,
+                        meter,
                         i -> LoadBenchmark.debit(covered, accounts[i], storedKeys[i])),
-                LoadBenchmark.run("0: no database", clients, seconds, warmup, i -> nothing(bare, accounts[i])));
+                LoadBenchmark.run("0: no database", clients, seconds, warmup, meter, i -> nothing(bare, accounts[i])));
     }
 
     private static Object nothing(Api bare, long account) {
@@ -209,6 +220,11 @@ public final class HopBenchmark {
                         ceiling.throughput(),
                         ceiling.throughput() / a.throughput());
             }
+        }
+        for (Network network : networks) {
+            System.out.println();
+            System.out.println("Cost per request, " + network.name() + ":");
+            BenchmarkReport.printCosts(network.results());
         }
     }
 

@@ -3,6 +3,7 @@ package dev.idempotency.sample.bench;
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.LocalServer;
 import dev.idempotency.sample.support.PostgresExtension;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,6 +26,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntFunction;
 import javax.sql.DataSource;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
@@ -52,7 +54,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  * <p>Method: closed loop, warmed, fixed duration. Each client sends its next request as soon as the last
  * answered, on its own account (so clients never wait on each other's row locks); the first {@code
  * warmup} seconds of every scenario are discarded, after a global warm-up that runs every scenario twice.
- * Client and server share the machine.
+ * Client and server share the machine. Each scenario's cost per request ({@link CostMeter}: CPU of the server, of
+ * the database and of this JVM, statements, round trips, WAL) is measured over the whole phase and printed too.
  *
  * <p>Run with {@code mvn -P bench verify -DskipTests}; {@code -Dbench.seconds} and {@code -Dbench.warmup}
  * change the durations, {@code -Dbench.clients=1,4,16} the concurrency levels, {@code -Dbench.durable=false}
@@ -70,7 +73,15 @@ public final class LoadBenchmark {
             List.of("fsync", "synchronous_commit", "full_page_writes", "wal_sync_method");
     private static final int RETRY_EVERY = 10;
 
-    record Result(String scenario, int clients, long requests, double seconds, long p50Micros, long p99Micros) {
+    /** One scenario at one concurrency: latency and throughput over the measured seconds, cost over the phase. */
+    record Result(
+            String scenario,
+            int clients,
+            long requests,
+            double seconds,
+            long p50Micros,
+            long p99Micros,
+            CostMeter.Cost cost) {
         double throughput() {
             return requests / seconds;
         }
@@ -89,7 +100,8 @@ public final class LoadBenchmark {
                 .mapToInt(Integer::parseInt)
                 .toArray();
 
-        DataSource database = PostgresExtension.startForBenchmark(durable).getPostgresDatabase();
+        EmbeddedPostgres postgres = PostgresExtension.startForBenchmark(durable);
+        DataSource database = postgres.getPostgresDatabase();
         Map<String, String> durability = readSettings(database);
         execute(database, resource("/bench/chapter.sql"));
         Path coveredWar = benchmarkWar(sampleWar, "sample.war", COVERED_SETTINGS, BenchResource.class);
@@ -97,9 +109,10 @@ public final class LoadBenchmark {
         Path encryptedWar = benchmarkWar(sampleWar, "encrypted.war", ENCRYPTED_SETTINGS, BenchResource.class);
 
         try (LocalServer server = LocalServer.start(
-                jbossHome,
-                "bench-server",
-                Map.of("sample.war", coveredWar, "bare.war", bareWar, "encrypted.war", encryptedWar))) {
+                        jbossHome,
+                        "bench-server",
+                        Map.of("sample.war", coveredWar, "bare.war", bareWar, "encrypted.war", encryptedWar));
+                CostMeter meter = new CostMeter(server.pid(), postgres, Map.of())) {
             Api covered = new Api(new URL("http://localhost:8080/sample/"));
             Api bare = new Api(new URL("http://localhost:8080/bare/"));
             Api encrypted = new Api(new URL("http://localhost:8080/encrypted/"));
@@ -107,11 +120,11 @@ public final class LoadBenchmark {
             // path and the first scenario measured is not penalized for going first.
             int mostClients = Arrays.stream(clientCounts).max().orElse(1);
             for (int round = 0; round < 2; round++) {
-                runScenarios(covered, bare, encrypted, database, mostClients, warmup, 0);
+                runScenarios(covered, bare, encrypted, database, meter, mostClients, warmup, 0);
             }
             List<Result> results = new ArrayList<>();
             for (int clients : clientCounts) {
-                results.addAll(runScenarios(covered, bare, encrypted, database, clients, seconds, warmup));
+                results.addAll(runScenarios(covered, bare, encrypted, database, meter, clients, seconds, warmup));
             }
             BenchmarkReport.print(results, seconds, warmup, durability);
         }
@@ -119,7 +132,14 @@ public final class LoadBenchmark {
 
     /** Every scenario at one concurrency, each client on an account of its own. */
     private static List<Result> runScenarios(
-            Api covered, Api bare, Api encrypted, DataSource database, int clients, int seconds, int warmup)
+            Api covered,
+            Api bare,
+            Api encrypted,
+            DataSource database,
+            CostMeter meter,
+            int clients,
+            int seconds,
+            int warmup)
             throws Exception {
         long[] accounts = new long[clients];
         String[] storedKeys = new String[clients];
@@ -139,25 +159,39 @@ public final class LoadBenchmark {
         Random random = new Random(42);
         try {
             return List.of(
-                    run("a: not covered", clients, seconds, warmup, i -> debit(bare, accounts[i], null)),
-                    run("b: first execution", clients, seconds, warmup, i -> debit(covered, accounts[i], newKey())),
-                    run("c: replay", clients, seconds, warmup, i -> debit(covered, accounts[i], storedKeys[i])),
+                    run("a: not covered", clients, seconds, warmup, meter, i -> debit(bare, accounts[i], null)),
+                    run(
+                            "b: first execution",
+                            clients,
+                            seconds,
+                            warmup,
+                            meter,
+                            i -> debit(covered, accounts[i], newKey())),
+                    run("c: replay", clients, seconds, warmup, meter, i -> debit(covered, accounts[i], storedKeys[i])),
                     run(
                             "g: first execution, encrypted",
                             clients,
                             seconds,
                             warmup,
+                            meter,
                             i -> debit(encrypted, accounts[i], newKey())),
                     run(
                             "h: replay, encrypted",
                             clients,
                             seconds,
                             warmup,
+                            meter,
                             i -> debit(encrypted, accounts[i], sealedKeys[i])),
-                    run("d: chapter's function", clients, seconds, warmup, i -> chapterDebit(bare, accounts[i])),
-                    run("e: payment, bare", clients, seconds, warmup, i -> pay(bare, accounts[i], null)),
-                    run("e: payment, covered", clients, seconds, warmup, i -> pay(covered, accounts[i], newKey())),
-                    run("f: mixed, 1 in 10 retried", clients, seconds, warmup, i -> {
+                    run("d: chapter's function", clients, seconds, warmup, meter, i -> chapterDebit(bare, accounts[i])),
+                    run("e: payment, bare", clients, seconds, warmup, meter, i -> pay(bare, accounts[i], null)),
+                    run(
+                            "e: payment, covered",
+                            clients,
+                            seconds,
+                            warmup,
+                            meter,
+                            i -> pay(covered, accounts[i], newKey())),
+                    run("f: mixed, 1 in 10 retried", clients, seconds, warmup, meter, i -> {
                         List<String> mine = earlierKeys.get(i);
                         int draw;
                         synchronized (random) {
@@ -170,9 +204,15 @@ public final class LoadBenchmark {
                         mine.add(key);
                         return debit(covered, accounts[i], key);
                     }),
-                    run("floor a: a's SQL, no HTTP", clients, seconds, warmup, i -> floors[i].bare()),
-                    run("floor b: b's SQL, no HTTP", clients, seconds, warmup, i -> floors[i].covered()),
-                    run("floor b1: b with one write", clients, seconds, warmup, i -> floors[i].coveredWithOneWrite()));
+                    run("floor a: a's SQL, no HTTP", clients, seconds, warmup, meter, i -> floors[i].bare()),
+                    run("floor b: b's SQL, no HTTP", clients, seconds, warmup, meter, i -> floors[i].covered()),
+                    run(
+                            "floor b1: b with one write",
+                            clients,
+                            seconds,
+                            warmup,
+                            meter,
+                            i -> floors[i].coveredWithOneWrite()));
         } finally {
             for (StatementFloor floor : floors) {
                 floor.close();
@@ -251,8 +291,15 @@ public final class LoadBenchmark {
         return response;
     }
 
-    static Result run(String scenario, int clients, int seconds, int warmup, IntFunction<?> request) throws Exception {
+    /**
+     * Runs one scenario: {@code clients} threads in a closed loop for {@code warmup} and then {@code seconds}
+     * seconds, latency recorded over the latter; its cost per request from the meter, over the whole phase.
+     */
+    static Result run(String scenario, int clients, int seconds, int warmup, CostMeter meter, IntFunction<?> request)
+            throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(clients);
+        LongAdder completed = new LongAdder();
+        CostMeter.Sample costAtStart = meter.start();
         long start = System.nanoTime();
         long measureFrom = start + warmup * 1_000_000_000L;
         long measureUntil = measureFrom + seconds * 1_000_000_000L;
@@ -268,6 +315,7 @@ public final class LoadBenchmark {
                         return Arrays.copyOf(recorded, count);
                     }
                     request.apply(client);
+                    completed.increment();
                     long answered = System.nanoTime();
                     if (sent >= measureFrom && answered <= measureUntil) {
                         if (count == recorded.length) {
@@ -285,11 +333,13 @@ public final class LoadBenchmark {
             }
         }
         pool.shutdown();
+        CostMeter.Cost cost = meter.since(costAtStart, completed.sum());
         all.sort(null);
-        Result result = new Result(scenario, clients, all.size(), seconds, percentile(all, 50), percentile(all, 99));
+        Result result =
+                new Result(scenario, clients, all.size(), seconds, percentile(all, 50), percentile(all, 99), cost);
         System.out.printf(
-                "%-20s clients=%2d  %8.1f req/s  p50=%6d us  p99=%6d us%n",
-                scenario, clients, result.throughput(), result.p50Micros(), result.p99Micros());
+                "%-20s clients=%2d  %8.1f req/s  p50=%6d us  p99=%6d us  per request: %s%n",
+                scenario, clients, result.throughput(), result.p50Micros(), result.p99Micros(), cost);
         return result;
     }
 

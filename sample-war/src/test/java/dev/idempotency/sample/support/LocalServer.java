@@ -96,6 +96,11 @@ public final class LocalServer implements AutoCloseable {
         return console;
     }
 
+    /** The process this class started (the server's start script); the server's JVM is its child. */
+    public long pid() {
+        return process.pid();
+    }
+
     public void awaitExit() throws InterruptedException {
         process.waitFor();
     }

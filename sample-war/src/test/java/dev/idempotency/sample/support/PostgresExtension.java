@@ -15,15 +15,16 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * afterwards and hands the port to WildFly's datasource.
  */
 public final class PostgresExtension implements BeforeAllCallback {
-    /** The server's log, one line per statement; inside the data directory, where the server may write. */
     /** Whether commits reach the disk; off for the tests, where only correctness is measured. */
     private static boolean durable;
 
+    /** The server's log, one line per statement; inside the data directory, where the server may write. */
     private static Path LOG;
 
     private static EmbeddedPostgres postgres;
     private static Path dataDirectory;
     private static boolean statementsLogged;
+    private static boolean statementsCounted;
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -56,11 +57,13 @@ public final class PostgresExtension implements BeforeAllCallback {
     }
 
     /**
-     * Starts the server for the load benchmark: without the statement log, and durable unless asked not to
-     * be. The embedded server's own defaults turn durability off, which no payment endpoint would run with.
+     * Starts the server for the load benchmark: without the statement log, durable unless asked not to be, and
+     * with {@code pg_stat_statements} loaded, which counts the statements a benchmark's requests run. The
+     * embedded server's own defaults turn durability off, which no payment endpoint would run with.
      */
     public static synchronized EmbeddedPostgres startForBenchmark(boolean durable) {
         PostgresExtension.durable = durable;
+        statementsCounted = true;
         return start(false);
     }
 
@@ -75,7 +78,7 @@ public final class PostgresExtension implements BeforeAllCallback {
     }
 
     private static EmbeddedPostgres.Builder builder() {
-        return EmbeddedPostgres.builder()
+        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                 .setDataDirectory(dataDirectory)
                 // Kept across a restart; deleted when the JVM exits.
                 .setCleanDataDirectory(false)
@@ -86,6 +89,10 @@ public final class PostgresExtension implements BeforeAllCallback {
                 .setServerConfig("fsync", durable ? "on" : "off")
                 .setServerConfig("synchronous_commit", durable ? "on" : "off")
                 .setServerConfig("full_page_writes", durable ? "on" : "off");
+        if (statementsCounted) {
+            builder.setServerConfig("shared_preload_libraries", "pg_stat_statements");
+        }
+        return builder;
     }
 
     private static synchronized void stopAndDeleteData() {
