@@ -177,6 +177,7 @@ class IdempotencyOpenApiFilterTest {
                 List.of(PROBLEM + "transaction-conflict", PROBLEM + "store-unavailable", PROBLEM + "commit-failed"),
                 texts(responses.at("/503/content/application~1problem+json/schema/properties/type/enum")));
         assertFalse(responses.at("/503/headers/Retry-After").isMissingNode());
+        assertFalse(responses.at("/503/headers/retry-after-ms").isMissingNode());
     }
 
     @Test

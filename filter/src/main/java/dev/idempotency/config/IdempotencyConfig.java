@@ -249,6 +249,14 @@ public final class IdempotencyConfig {
     }
 
     /** How long a duplicate waits for the request that holds its key before it gets 409. */
+    public RetryHints retryHints() {
+        return get(Settings.RETRY_HINTS);
+    }
+
+    public ProblemErrorMember problemErrorMember() {
+        return get(Settings.PROBLEM_ERROR_MEMBER);
+    }
+
     public Duration lockTimeout() {
         return get(Settings.LOCK_TIMEOUT);
     }

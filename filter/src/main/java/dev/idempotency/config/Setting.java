@@ -3,7 +3,10 @@ package dev.idempotency.config;
 import dev.idempotency.ConfigurationException;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -151,6 +154,29 @@ public final class Setting<T> {
             }
             return value;
         };
+    }
+
+    /**
+     * One of an enum's constants, written in lower case with hyphens for underscores, such as {@code sdk}; shown the
+     * same way.
+     */
+    static <E extends Enum<E>> Parser<E> choice(Class<E> type) {
+        return (name, text, environment) -> {
+            for (E constant : type.getEnumConstants()) {
+                if (written(constant).equals(text.toLowerCase(Locale.ROOT))) {
+                    return constant;
+                }
+            }
+            List<String> allowed =
+                    Arrays.stream(type.getEnumConstants()).map(Setting::written).toList();
+            throw new ConfigurationException(
+                    name + " must be one of " + String.join(", ", allowed) + ", was '" + text + "'");
+        };
+    }
+
+    /** How {@link #choice} writes a constant. */
+    static String written(Enum<?> constant) {
+        return constant.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** A whole number from {@code min} to {@code max}. */

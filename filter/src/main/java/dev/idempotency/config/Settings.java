@@ -282,6 +282,18 @@ public final class Settings {
             // Ids only: the start-up line must never print a key.
             .shownAs(EncryptionKeys::toString);
 
+    public static final Setting<RetryHints> RETRY_HINTS = Setting.of(
+                    "retry-hints", "`none` or `sdk`", "`none`", RetryHints.NONE, Setting.choice(RetryHints.class))
+            .shownAs(Setting::written);
+
+    public static final Setting<ProblemErrorMember> PROBLEM_ERROR_MEMBER = Setting.of(
+                    "problem-error-member",
+                    "`none` or `stripe`",
+                    "`none`",
+                    ProblemErrorMember.NONE,
+                    Setting.choice(ProblemErrorMember.class))
+            .shownAs(Setting::written);
+
     /** Every setting, in the order of the settings table and the start-up line. */
     public static final List<Setting<?>> ALL = List.of(
             OPERATIONS,
@@ -312,7 +324,9 @@ public final class Settings {
             PURGE_INTERVAL,
             PURGE_BATCH_SIZE,
             COUNTER_FLUSH_INTERVAL,
-            ENCRYPTION_KEYS);
+            ENCRYPTION_KEYS,
+            RETRY_HINTS,
+            PROBLEM_ERROR_MEMBER);
 
     /** {@code `a`, `b` or `c`}, as the settings table writes a choice. */
     private static String inWords(List<String> values) {

@@ -296,6 +296,11 @@ public final class OpenApiAdditions {
                     OASFactory.createHeader()
                             .description("Seconds to wait before retrying with the same key and the same request.")
                             .schema(TypedSchemas.of(Schema.SchemaType.INTEGER)));
+            response.addHeader(
+                    WireNames.RETRY_AFTER_MS_HEADER,
+                    OASFactory.createHeader()
+                            .description("The same delay in milliseconds, jittered by the key.")
+                            .schema(TypedSchemas.of(Schema.SchemaType.INTEGER)));
         }
         return response;
     }

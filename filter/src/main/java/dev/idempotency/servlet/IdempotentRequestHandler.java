@@ -24,6 +24,7 @@ import java.security.Principal;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -79,7 +80,11 @@ public final class IdempotentRequestHandler {
         this.headerScope = headerScope;
         this.replayRoles = config.operations().stream()
                 .collect(Collectors.toUnmodifiableMap(Operation::contract, Operation::replayRoles, (a, b) -> a));
-        this.replies = new ReplyCatalogue(config.keyHeader(), config.maxResponseBodyBytes());
+        this.replies = new ReplyCatalogue(
+                config.keyHeader(),
+                config.maxResponseBodyBytes(),
+                config.lockTimeout(),
+                new AnswerHints(config.retryHints(), config.problemErrorMember()));
         this.keylessGate = new KeylessGate(config, keylessTelemetry, replies);
         this.listener = listener;
     }
@@ -153,15 +158,20 @@ public final class IdempotentRequestHandler {
                     chain.doFilter(buffered, response);
                     return new Reply.PassedThrough(Outcome.DRAIN_PASSED);
                 }
-                return replies.replyFor(found, operation);
+                return replies.replyFor(found, operation, key.get());
             }
             RunningExecution execution = new RunningExecution(attempt.id());
             return replies.replyFor(
                     executor.execute(
                             attempt, () -> runApplication(operation.contract(), execution, buffered, response, chain)),
-                    operation);
+                    operation,
+                    key.get());
         } catch (ProblemException problem) {
-            return new Reply.Refusal(
+            // The key as sent, if it was, only to spread the Retry-After of a 503.
+            String sentKey = Objects.requireNonNullElse(request.getHeader(config.keyHeader()), "");
+            return replies.refusal(
+                    operation,
+                    sentKey,
                     problem.getCause() == null ? problem : afterFailure(operation.contract(), problem));
         }
     }

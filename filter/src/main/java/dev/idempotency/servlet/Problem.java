@@ -50,6 +50,11 @@ public enum Problem {
         return TYPE_PREFIX + slug;
     }
 
+    /** The last part of the type, such as {@code idempotency-key-reused}. */
+    public String slug() {
+        return slug;
+    }
+
     public String title() {
         return title;
     }

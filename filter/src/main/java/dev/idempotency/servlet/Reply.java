@@ -20,8 +20,12 @@ sealed interface Reply {
     /** @param instance the request's URI, named by problems */
     void sendTo(HttpServletResponse response, String instance) throws IOException;
 
-    /** The stored response of an earlier request with the same key and the same request; nothing ran. */
-    record Replay(StoredRecord record) implements Reply {
+    /**
+     * The stored response of an earlier request with the same key and the same request; nothing ran.
+     *
+     * @param hints the retry hints a stored 4xx gets
+     */
+    record Replay(StoredRecord record, AnswerHints hints) implements Reply {
         @Override
         public Outcome outcome() {
             return Outcome.REPLAYED;
@@ -31,6 +35,7 @@ sealed interface Reply {
         public void sendTo(HttpServletResponse response, String instance) throws IOException {
             Map<String, List<String>> headers =
                     new LinkedHashMap<>(record.response().headers());
+            headers.putAll(hints.replayHeaders(record.response().status()));
             headers.put(WireNames.REPLAYED_HEADER, List.of("true"));
             headers.put(WireNames.EXPIRES_HEADER, List.of(HttpDates.format(record.expiresAt())));
             ResponseWriter.send(
@@ -56,8 +61,13 @@ sealed interface Reply {
         }
     }
 
-    /** The filter refused the request, or could not finish it: an RFC 9457 problem. */
-    record Refusal(ProblemException problem) implements Reply {
+    /**
+     * The filter refused the request, or could not finish it: an RFC 9457 problem.
+     *
+     * @param hints the retry hints and Stripe's member, as the settings ask
+     * @param delay the {@code Retry-After} of a 409 or 503
+     */
+    record Refusal(ProblemException problem, AnswerHints hints, Optional<RetryDelay> delay) implements Reply {
         @Override
         public Outcome outcome() {
             return problem.problem().outcome();
@@ -65,7 +75,8 @@ sealed interface Reply {
 
         @Override
         public void sendTo(HttpServletResponse response, String instance) throws IOException {
-            ProblemResponse.send(response, problem.problem(), problem.detail(), instance, problem.extensions());
+            ProblemResponse.send(
+                    response, problem.problem(), problem.detail(), instance, problem.extensions(), hints, delay);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.idempotency.servlet;
 import dev.idempotency.config.Operation;
 import dev.idempotency.core.Decision;
 import dev.idempotency.metrics.Outcome;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
@@ -15,28 +16,44 @@ import java.util.TreeSet;
  * <p>Immutable and thread-safe.
  */
 final class ReplyCatalogue {
+    /**
+     * How long a 503, or a 409 after the duplicate waited at the server, tells the client to wait: a short backoff,
+     * because the retry is answered at once (a store back up, a conflict that will not recur) or waits at the server
+     * again, up to {@code lock-timeout}.
+     */
+    static final Duration BACKOFF = Duration.ofSeconds(1);
+
     private final String keyHeader;
     private final long maxResponseBodyBytes;
+    private final Duration lockTimeout;
+    private final AnswerHints hints;
 
     /**
      * @param keyHeader the name of the key header, as the details name it
      * @param maxResponseBodyBytes the {@code max-response-body}, as the detail of a response too large names it
+     * @param lockTimeout how long a duplicate waits at the server for the first: what a {@code concurrent=reject}
+     *     operation's 409 tells the client to wait instead
+     * @param hints the retry hints and Stripe's member the answers carry
      */
-    ReplyCatalogue(String keyHeader, long maxResponseBodyBytes) {
+    ReplyCatalogue(String keyHeader, long maxResponseBodyBytes, Duration lockTimeout, AnswerHints hints) {
         this.keyHeader = keyHeader;
         this.maxResponseBodyBytes = maxResponseBodyBytes;
+        this.lockTimeout = lockTimeout;
+        this.hints = hints;
     }
 
     /**
      * The core's decision, as the one reply the client gets.
      *
+     * @param key the request's key, which spreads the {@code Retry-After} of clients refused together
+     *
      * @throws IllegalStateException for {@link Decision.NotRecorded}, which the entry point answers by running the
      *     application itself
      */
-    Reply replyFor(Decision<CapturedResponse> decision, Operation operation) {
+    Reply replyFor(Decision<CapturedResponse> decision, Operation operation, String key) {
         String contract = operation.contract();
         if (decision instanceof Decision.Replayed<CapturedResponse> replayed) {
-            return new Reply.Replay(replayed.record());
+            return new Reply.Replay(replayed.record(), hints);
         }
         if (decision instanceof Decision.Executed<CapturedResponse> executed) {
             return new Reply.Captured(Outcome.EXECUTED, executed.result(), Optional.of(executed.expiresAt()));
@@ -46,20 +63,28 @@ final class ReplyCatalogue {
         }
         if (decision instanceof Decision.Doomed<CapturedResponse> doomed) {
             return refusal(
+                    operation,
+                    key,
                     Problem.APPLICATION_FAILED,
                     "the application answered " + doomed.result().status() + " but its transaction was rolled back,"
                             + " so nothing of it was kept; retrying with the same key is safe");
         }
         if (decision instanceof Decision.Mismatched<CapturedResponse> mismatched) {
-            return new Reply.Refusal(new ProblemException(
-                    Problem.KEY_REUSED,
-                    "this " + keyHeader + " was already used for a different request to " + contract
-                            + " (it differs at " + mismatched.differences() + "); send a new key for a new request,"
-                            + " or resend the original request unchanged",
-                    Map.of(WireNames.MISMATCHES_MEMBER, mismatched.differences())));
+            return refusal(
+                    operation,
+                    key,
+                    new ProblemException(
+                            Problem.KEY_REUSED,
+                            "this " + keyHeader + " was already used for a different request to " + contract
+                                    + " (it differs at " + mismatched.differences()
+                                    + "); send a new key for a new request,"
+                                    + " or resend the original request unchanged",
+                            Map.of(WireNames.MISMATCHES_MEMBER, mismatched.differences())));
         }
         if (decision instanceof Decision.Expired<CapturedResponse> expired) {
             return refusal(
+                    operation,
+                    key,
                     Problem.KEY_EXPIRED,
                     "this " + keyHeader + " was used for this request to " + contract + " more than its"
                             + " retention ago (its outcome was replayed until " + expired.answeredUntil() + "), and "
@@ -68,6 +93,8 @@ final class ReplyCatalogue {
         }
         if (decision instanceof Decision.ReplayForbidden<CapturedResponse>) {
             return refusal(
+                    operation,
+                    key,
                     Problem.REPLAY_FORBIDDEN,
                     contract + " replays a stored response only to a caller in one of the roles "
                             + new TreeSet<>(operation.replayRoles())
@@ -78,12 +105,15 @@ final class ReplyCatalogue {
             if (failed.failure() == Decision.Failure.IN_PROGRESS
                     && operation.concurrency() == Operation.Concurrency.REJECT) {
                 return refusal(
-                        Problem.REQUEST_IN_PROGRESS,
-                        "another request with this key is still being processed, and " + contract + " does not"
-                                + " wait for it; nothing was executed for this one; retry with the same key after the"
-                                + " Retry-After delay to get its outcome");
+                        operation,
+                        key,
+                        new ProblemException(
+                                Problem.REQUEST_IN_PROGRESS,
+                                "another request with this key is still being processed, and " + contract + " does not"
+                                        + " wait for it; nothing was executed for this one; retry with the same key after the"
+                                        + " Retry-After delay to get its outcome"));
             }
-            return new Reply.Refusal(failure(failed.failure()));
+            return refusal(operation, key, failure(failed.failure()));
         }
         throw new IllegalStateException("only a DRAIN look-up finds no record: " + decision);
     }
@@ -182,7 +212,25 @@ final class ReplyCatalogue {
                         + " operators");
     }
 
-    private static Reply refusal(Problem problem, String detail) {
-        return new Reply.Refusal(new ProblemException(problem, detail));
+    /**
+     * A refusal of a request to {@code operation}, with the hints the settings ask for and, on a 409 or 503, a
+     * {@code Retry-After}: a {@code concurrent=reject} operation's 409 says {@code lock-timeout}, the time a duplicate
+     * of any other operation would have waited at the server, so that the client's wait covers as long a first
+     * request; every other one says {@link #BACKOFF}. Jittered by the key.
+     *
+     * @param key the request's key as sent, or empty if it sent none
+     */
+    Reply refusal(Operation operation, String key, ProblemException problem) {
+        Optional<RetryDelay> delay = Optional.empty();
+        if (ProblemResponse.retryable(problem.problem())) {
+            boolean clientWaits = problem.problem() == Problem.REQUEST_IN_PROGRESS
+                    && operation.concurrency() == Operation.Concurrency.REJECT;
+            delay = Optional.of(RetryDelay.jittered(clientWaits ? lockTimeout : BACKOFF, key));
+        }
+        return new Reply.Refusal(problem, hints, delay);
+    }
+
+    private Reply refusal(Operation operation, String key, Problem problem, String detail) {
+        return refusal(operation, key, new ProblemException(problem, detail));
     }
 }

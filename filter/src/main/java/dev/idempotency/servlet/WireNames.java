@@ -16,8 +16,17 @@ public final class WireNames {
     /** On stored and replayed responses: until when a retry with the same key gets the stored response. */
     public static final String EXPIRES_HEADER = "Idempotency-Key-Expires";
 
-    /** On 409 and 503 problems: when to retry with the same key (RFC 9110). */
+    /** On 409 and 503 problems: when to retry with the same key, in whole seconds (RFC 9110). */
     public static final String RETRY_AFTER_HEADER = "Retry-After";
+
+    /** Beside {@code Retry-After}: the same delay in milliseconds, as Stainless-generated SDKs read it. */
+    public static final String RETRY_AFTER_MS_HEADER = "retry-after-ms";
+
+    /** With {@code retry-hints = sdk}: whether a retry can change the answer, as Stainless-generated SDKs read it. */
+    public static final String SHOULD_RETRY_HEADER = "x-should-retry";
+
+    /** With {@code retry-hints = sdk}: the same, as the Stripe SDKs read it. */
+    public static final String STRIPE_SHOULD_RETRY_HEADER = "Stripe-Should-Retry";
 
     /** On keyless requests in {@code OPTIONAL}: since when keys are asked for (RFC 9745). */
     public static final String DEPRECATION_HEADER = "Deprecation";
@@ -30,4 +39,7 @@ public final class WireNames {
 
     /** The 422's extension member: JSON pointers into the canonical request, where the two requests differ. */
     public static final String MISMATCHES_MEMBER = "mismatches";
+
+    /** With {@code problem-error-member = stripe}: the member the Stripe SDKs raise their typed errors from. */
+    public static final String ERROR_MEMBER = "error";
 }

@@ -618,4 +618,40 @@ class SettingsParserTest {
     void refusesADuplicateWindowLongerThanAnHour() {
         assertRefused(with("keyless-duplicate-window", "PT2H"), "keyless-duplicate-window", "PT1H", "PT2H");
     }
+
+    @Test
+    void readsTheRetryHintsDefaultingToNone() {
+        assertEquals(
+                RetryHints.NONE,
+                SettingsParser.parse(with("operations", DEBITS)).retryHints());
+        assertEquals(
+                RetryHints.SDK,
+                SettingsParser.parse(Map.of("operations", DEBITS, "retry-hints", " SDK "))
+                        .retryHints());
+        assertRefused(Map.of("operations", DEBITS, "retry-hints", "stripe"), "retry-hints", "none, sdk", "'stripe'");
+    }
+
+    @Test
+    void readsTheProblemErrorMemberDefaultingToNone() {
+        assertEquals(
+                ProblemErrorMember.NONE,
+                SettingsParser.parse(with("operations", DEBITS)).problemErrorMember());
+        assertEquals(
+                ProblemErrorMember.STRIPE,
+                SettingsParser.parse(Map.of("operations", DEBITS, "problem-error-member", "stripe"))
+                        .problemErrorMember());
+        assertRefused(
+                Map.of("operations", DEBITS, "problem-error-member", "fern"),
+                "problem-error-member",
+                "none, stripe",
+                "'fern'");
+    }
+
+    @Test
+    void showsTheHintSettingsAsWritten() {
+        String shown = SettingsParser.parse(Map.of("operations", DEBITS, "retry-hints", "sdk"))
+                .toString();
+        assertTrue(shown.contains("retry-hints=sdk"), shown);
+        assertTrue(shown.contains("problem-error-member=none"), shown);
+    }
 }

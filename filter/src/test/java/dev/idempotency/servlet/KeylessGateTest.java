@@ -52,7 +52,10 @@ class KeylessGateTest {
         Map<String, String> all = new HashMap<>(settings);
         all.put("operations", "POST /debits = debit:v1");
         IdempotencyConfig config = SettingsParser.parse(all);
-        return new KeylessGate(config, telemetry, new ReplyCatalogue(config.keyHeader(), 1024));
+        return new KeylessGate(
+                config,
+                telemetry,
+                new ReplyCatalogue(config.keyHeader(), 1024, Duration.ofSeconds(10), AnswerHints.NONE));
     }
 
     private HttpServletRequest request(String principal, String userAgent) {

@@ -12,6 +12,7 @@ import dev.idempotency.metrics.Outcome;
 import dev.idempotency.store.RequestResultId;
 import dev.idempotency.store.StoredRecord;
 import dev.idempotency.store.StoredResponse;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
@@ -25,14 +26,15 @@ import org.junit.jupiter.api.Test;
  * problem type, the outcome it is counted as, and a detail that says what happened and what to do.
  */
 class ReplyCatalogueTest {
-    private final ReplyCatalogue catalogue = new ReplyCatalogue("Idempotency-Key", 2048);
+    private final ReplyCatalogue catalogue =
+            new ReplyCatalogue("Idempotency-Key", 2048, Duration.ofSeconds(10), AnswerHints.NONE);
     private final Operation waiting = Operation.parse("POST /debits = debit:v1 replay-roles=teller|auditor");
     private final Operation rejecting = Operation.parse("POST /debits = debit:v1 concurrent=reject");
     private final CapturedResponse captured = new CapturedResponse(
             201, Map.of("Content-Type", List.of("application/json")), new byte[] {'{', '}'}, null, false, null);
 
     private ProblemException refusalFor(Decision<CapturedResponse> decision, Operation operation) {
-        return assertInstanceOf(Reply.Refusal.class, catalogue.replyFor(decision, operation))
+        return assertInstanceOf(Reply.Refusal.class, catalogue.replyFor(decision, operation, "k1"))
                 .problem();
     }
 
@@ -55,7 +57,7 @@ class ReplyCatalogueTest {
                 Instant.now(),
                 Instant.now().plusSeconds(60));
 
-        Reply reply = catalogue.replyFor(new Decision.Replayed<>(record), waiting);
+        Reply reply = catalogue.replyFor(new Decision.Replayed<>(record), waiting, "k1");
 
         assertSame(record, assertInstanceOf(Reply.Replay.class, reply).record());
         assertEquals(Outcome.REPLAYED, reply.outcome());
@@ -66,7 +68,7 @@ class ReplyCatalogueTest {
         Instant expiry = Instant.now().plusSeconds(3600);
 
         Reply.Captured reply = assertInstanceOf(
-                Reply.Captured.class, catalogue.replyFor(new Decision.Executed<>(captured, expiry), waiting));
+                Reply.Captured.class, catalogue.replyFor(new Decision.Executed<>(captured, expiry), waiting, "k1"));
 
         assertEquals(Outcome.EXECUTED, reply.outcome());
         assertSame(captured, reply.captured());
@@ -76,7 +78,7 @@ class ReplyCatalogueTest {
     @Test
     void sendsARolledBackResponseWithoutExpiry() {
         Reply.Captured reply = assertInstanceOf(
-                Reply.Captured.class, catalogue.replyFor(new Decision.RolledBack<>(captured), waiting));
+                Reply.Captured.class, catalogue.replyFor(new Decision.RolledBack<>(captured), waiting, "k1"));
 
         assertEquals(Outcome.ROLLED_BACK, reply.outcome());
         assertEquals(Optional.empty(), reply.expiresAt());
@@ -229,7 +231,8 @@ class ReplyCatalogueTest {
 
     @Test
     void aDrainLookUpWithoutARecordIsNotTheCataloguesToAnswer() {
-        assertThrows(IllegalStateException.class, () -> catalogue.replyFor(new Decision.NotRecorded<>(), waiting));
+        assertThrows(
+                IllegalStateException.class, () -> catalogue.replyFor(new Decision.NotRecorded<>(), waiting, "k1"));
     }
 
     @Test

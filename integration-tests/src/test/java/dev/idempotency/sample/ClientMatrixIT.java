@@ -79,6 +79,17 @@ class ClientMatrixIT {
                         new StringAsset(foreignFile("customers-idempotency.properties")), "idempotency.properties");
     }
 
+    /** The same WAR with both opt-ins for SDKs: {@code retry-hints = sdk}, {@code problem-error-member = stripe}. */
+    @Deployment(name = "customers-hinted", managed = false, testable = false)
+    static WebArchive hinted() throws IOException {
+        return customers("customers-hinted.war")
+                .addAsLibrary(new File(System.getProperty("filter.jar")), "idempotency-filter.jar")
+                .addAsWebInfResource(
+                        new StringAsset(foreignFile("customers-idempotency.properties")
+                                + "\nretry-hints = sdk\nproblem-error-member = stripe\n"),
+                        "idempotency.properties");
+    }
+
     @Deployment(name = "moderations", managed = false, testable = false)
     static WebArchive moderations() throws IOException {
         return ShrinkWrap.create(WebArchive.class, "moderations.war")
@@ -129,33 +140,72 @@ class ClientMatrixIT {
     }
 
     /**
-     * A key reused with another body is refused with 422 before any effect. stripe-java raises a typed error only for
-     * Stripe's own {@code {"error": {...}}} body; for the filter's problem document it raises a plain {@link
-     * ApiException} ("Invalid response object from API"). When the filter can send Stripe's error member (issue 32's
-     * opt-in extension), this becomes {@code com.stripe.exception.IdempotencyException}: assert that here then.
+     * A key reused with another body is refused with 422 before any effect. By default stripe-java raises a plain
+     * {@link ApiException} ("Invalid response object from API"), since the filter's problem document has no Stripe
+     * {@code error} member.
      */
     @Test
     void stripeJavaReusingAKeyWithAnotherBodyIsRefusedAndCreatesNothing() throws Exception {
-        deployed("customers", () -> {
-            reuseAKey();
-            return null;
-        });
+        ApiException refused = deployed("customers", () -> reuseAKey("customers"));
+
+        assertTrue(refused.getMessage().contains("Invalid response object from API"), refused.getMessage());
     }
 
-    private static void reuseAKey() throws Exception {
-        StripeClient client = stripe(URI.create(TestServer.context("customers").toString()));
+    /**
+     * With {@code problem-error-member = stripe}, stripe-java reads the filter's {@code error} member: the exception
+     * carries Stripe's {@code idempotency_error} type, the problem's slug as its code and the detail as its message.
+     * It stays an {@link ApiException}, not {@code IdempotencyException}: stripe-java 33.3.0 picks the class by status
+     * first ({@code LiveStripeResponseGetter.exceptionFromStatus}), and only a 400 or 404 of type {@code
+     * idempotency_error} becomes {@code IdempotencyException}; a 422 is an {@code ApiException} whatever the type.
+     * With {@code retry-hints = sdk} the 422 says {@code Stripe-Should-Retry: false}, and the first execution no hint.
+     */
+    @Test
+    void withStripesErrorMemberStripeJavaRaisesTheFiltersIdempotencyErrorAndIsToldNotToRetry() throws Exception {
+        ApiException refused = deployed("customers-hinted", () -> reuseAKey("customers-hinted"));
+
+        assertEquals("idempotency_error", refused.getStripeError().getType());
+        assertEquals("idempotency-key-reused", refused.getCode());
+        assertTrue(refused.getMessage().contains("was already used for a different request"), refused.getMessage());
+        assertEquals(
+                "false",
+                refused.getStripeError()
+                        .getLastResponse()
+                        .headers()
+                        .firstValue("Stripe-Should-Retry")
+                        .orElse("absent"));
+        assertEquals(
+                "false",
+                refused.getStripeError()
+                        .getLastResponse()
+                        .headers()
+                        .firstValue("x-should-retry")
+                        .orElse("absent"));
+    }
+
+    /**
+     * Creates a customer, then sends the same key with another body: refused with 422, and nothing more was made.
+     * The first call's answer carries no retry hint, whatever the settings.
+     */
+    private static ApiException reuseAKey(String contextRoot) throws Exception {
+        StripeClient client = stripe(URI.create(TestServer.context(contextRoot).toString()));
         String name = "reuse-" + UUID.randomUUID();
         RequestOptions sameKey = RequestOptions.builder()
                 .setIdempotencyKey(UUID.randomUUID().toString())
                 .build();
-        client.customers().create(params(name, "first@example.com"), sameKey);
+        Customer first = client.customers().create(params(name, "first@example.com"), sameKey);
+        assertEquals(
+                "absent",
+                first.getLastResponse()
+                        .headers()
+                        .firstValue("Stripe-Should-Retry")
+                        .orElse("absent"));
 
         ApiException refused = assertThrows(
                 ApiException.class, () -> client.customers().create(params(name, "changed@example.com"), sameKey));
 
         assertEquals(422, refused.getStatusCode(), refused.getMessage());
-        assertTrue(refused.getMessage().contains("Invalid response object from API"), refused.getMessage());
         assertEquals(1, Database.count("SELECT count(*) FROM customer WHERE name = '" + name + "'"));
+        return refused;
     }
 
     /**

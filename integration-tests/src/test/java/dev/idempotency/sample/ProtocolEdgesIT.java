@@ -89,7 +89,17 @@ class ProtocolEdgesIT {
         api.openGate(gate);
 
         assertProblem(duplicate, 409, "request-in-progress");
-        assertTrue(duplicate.headers().firstValue("Retry-After").isPresent());
+        // It waited at the server, and its retry will wait there again: a short hint, jittered by the key, and no
+        // SDK hints or Stripe member, which are off by default.
+        long retryAfterMs =
+                Long.parseLong(duplicate.headers().firstValue("retry-after-ms").orElseThrow());
+        assertTrue(retryAfterMs >= 1000 && retryAfterMs <= 1250, "retry-after-ms " + retryAfterMs);
+        assertEquals(
+                Long.toString((retryAfterMs + 999) / 1000),
+                duplicate.headers().firstValue("Retry-After").orElseThrow(),
+                "whole seconds, rounded up");
+        assertTrue(duplicate.headers().firstValue("x-should-retry").isEmpty(), "retry-hints is off by default");
+        assertFalse(duplicate.body().contains("\"error\""), duplicate.body());
         HttpResponse<String> original = slow.get();
         assertEquals(200, original.statusCode(), original.body());
         HttpResponse<String> retry = api.post("alice", slowPath(), key, "{\"amount\": 100}");

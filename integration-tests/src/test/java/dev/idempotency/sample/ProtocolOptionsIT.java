@@ -56,10 +56,13 @@ class ProtocolOptionsIT {
                         "POST /api/accounts/{id}/debits = debit:v1 ignore=/body/json/requestedAt|/query/nonce"
                                 + " after-expiry=refuse");
         // A lock timeout longer than a test gate ever holds a request: a duplicate that waited would outlast the
-        // gate and run, so a 409 while the gate is still closed proves that it did not wait.
+        // gate and run, so a 409 while the gate is still closed proves that it did not wait. With both opt-ins for
+        // SDKs, whose hints the answers below assert.
         return SampleDeployment.create("protocol.war")
                 .addAsWebInfResource(
-                        new StringAsset(settings + "purge-interval = PT1S\nlock-timeout = PT2M\n"),
+                        new StringAsset(settings
+                                + "purge-interval = PT1S\nlock-timeout = PT2M\nretry-hints = sdk\n"
+                                + "problem-error-member = stripe\n"),
                         "idempotency.properties");
     }
 
@@ -109,10 +112,23 @@ class ProtocolOptionsIT {
         assertEquals(409, duplicate.statusCode(), duplicate.body());
         assertTrue(duplicate.body().contains("request-in-progress"), duplicate.body());
         assertTrue(duplicate.body().contains("does not wait for it"), duplicate.body());
-        assertTrue(duplicate.headers().firstValue("Retry-After").isPresent(), "a Retry-After");
+        // The client is told to wait the lock-timeout it was not given at the server, plus the key's jitter.
+        long retryAfterMs =
+                Long.parseLong(duplicate.headers().firstValue("retry-after-ms").orElseThrow());
+        assertTrue(retryAfterMs >= 120_000 && retryAfterMs <= 150_000, "retry-after-ms " + retryAfterMs);
+        assertEquals(
+                Long.toString((retryAfterMs + 999) / 1000),
+                duplicate.headers().firstValue("Retry-After").orElseThrow());
+        assertEquals("true", duplicate.headers().firstValue("x-should-retry").orElse("absent"));
+        assertEquals(
+                "true", duplicate.headers().firstValue("Stripe-Should-Retry").orElse("absent"));
+        assertTrue(duplicate.body().contains("\"error\":{\"type\":\"idempotency_error\""), duplicate.body());
         assertEquals(200, running.get().statusCode(), running.get().body());
+        assertEquals(
+                "absent", running.get().headers().firstValue("x-should-retry").orElse("absent"), "a first execution");
         HttpResponse<String> retry = Api.send(duplicateNode.slowDebit(account, key, 0));
         assertEquals("true", retry.headers().firstValue("Idempotent-Replayed").orElse(""), retry.body());
+        assertEquals("absent", retry.headers().firstValue("x-should-retry").orElse("absent"), "a replayed 200");
         assertEquals(900, Database.balance(account));
     }
 
@@ -206,6 +222,9 @@ class ProtocolOptionsIT {
 
         assertEquals(410, late.statusCode(), late.body());
         assertTrue(late.body().contains("idempotency-key-expired"), late.body());
+        assertEquals(
+                "false", late.headers().firstValue("x-should-retry").orElse("absent"), "a retry cannot change a 410");
+        assertEquals("false", late.headers().firstValue("Stripe-Should-Retry").orElse("absent"));
         assertEquals(900, Database.balance(account));
         assertEquals(1, Database.recordCountForKey(key));
 
