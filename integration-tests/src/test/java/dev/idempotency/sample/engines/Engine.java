@@ -35,7 +35,13 @@ public enum Engine {
             "java:jboss/datasources/SqliteDS",
             "sqlite",
             SqliteExtension::dataSource,
-            "org.hibernate.community.dialect.SQLiteDialect");
+            "org.hibernate.community.dialect.SQLiteDialect"),
+    /** Hibernate 6 keeps its Derby dialect among the community dialects too. */
+    DERBY(
+            "java:jboss/datasources/DerbyDS",
+            "derby",
+            DerbyExtension::dataSource,
+            "org.hibernate.community.dialect.DerbyDialect");
 
     private final String jndiName;
     private final String ddl;
