@@ -8,7 +8,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The sample on Apache Derby 10.16 through WildFly's DerbyDS (Derby's client driver as a server module, its network
- * server in the test JVM). Hibernate's Derby dialect is among its community dialects, which the WAR carries.
+ * server in the test JVM). Hibernate 6.6 detects Derby itself, so the WAR needs no dialect of its own.
  */
 @ExtendWith(PostgresExtension.class)
 @ExtendWith(DerbyExtension.class)
