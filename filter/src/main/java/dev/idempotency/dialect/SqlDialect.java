@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -225,6 +226,15 @@ public abstract class SqlDialect {
     }
 
     /**
+     * The bound the engine itself puts on every lock wait, where the claim's query timeout cannot shorten it
+     * ({@link #prepareClaim}): a duplicate then waits that long whatever the filter's {@code lock-timeout}. Empty
+     * where the query timeout bounds the wait (the default).
+     */
+    public Optional<Duration> lockWaitBound(Connection connection) throws SQLException {
+        return Optional.empty();
+    }
+
+    /**
      * The claim for an operation that refuses a duplicate in flight instead of waiting for it: like {@link
      * #claimStatement()}, with the same parameters, but it affects no row at once when another transaction holds
      * the identity, instead of waiting for it to end. The default is the claim itself, whose wait the store then
@@ -325,10 +335,27 @@ public abstract class SqlDialect {
     public abstract SqlStatement upsertRolloutStatement();
 
     /**
+     * The statements that together do {@link #upsertRolloutStatement()}, run in order in one transaction with the
+     * same parameters: that statement alone, unless the engine has no one-statement upsert it can run (Derby).
+     */
+    public List<SqlStatement> upsertRolloutStatements() {
+        return List.of(upsertRolloutStatement());
+    }
+
+    /**
      * Adds to a counter, inserting its row if needed, atomically even when several nodes add at once.
      * Parameters: {@code :operation, :counter, :principal, :userAgent, :amount}.
      */
     public abstract SqlStatement addToCounterStatement();
+
+    /**
+     * The statements that together do {@link #addToCounterStatement()}, each run for every counter before the
+     * next, with the same parameters: that statement alone, unless the engine has no one-statement upsert it can
+     * run (Derby).
+     */
+    public List<SqlStatement> addToCounterStatements() {
+        return List.of(addToCounterStatement());
+    }
 
     /** Every counter. Columns: operation, counter, principal, user_agent, count, updated_at. */
     public SqlStatement selectCountersStatement() {
@@ -349,6 +376,15 @@ public abstract class SqlDialect {
     public Instant readInstant(ResultSet row, int column) throws SQLException {
         Timestamp timestamp = row.getTimestamp(column);
         return timestamp == null ? null : timestamp.toInstant();
+    }
+
+    /**
+     * {@code values} with {@code time} under {@code name}, as a parameter for a time column the dialect's DDL
+     * declares: a timestamp, unless the engine keeps times as numbers (Derby's milliseconds since the epoch). For
+     * statements written outside the dialect, such as the store check's.
+     */
+    public SqlStatement.Values withTime(SqlStatement.Values values, String name, Instant time) {
+        return values.timestamp(name, Timestamp.from(time));
     }
 
     /**

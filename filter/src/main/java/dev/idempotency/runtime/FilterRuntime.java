@@ -3,6 +3,7 @@ package dev.idempotency.runtime;
 import dev.idempotency.ConfigurationException;
 import dev.idempotency.config.IdempotencyConfig;
 import dev.idempotency.config.Operation;
+import dev.idempotency.config.SchemaAction;
 import dev.idempotency.config.SettingsParser;
 import dev.idempotency.core.HeaderScope;
 import dev.idempotency.core.IdempotentExecutor;
@@ -90,6 +91,11 @@ public final class FilterRuntime {
             case VALIDATE -> schema.validate();
             case CREATE -> schema.createMissing();
             case NONE -> {}
+        }
+        if (config.database().isEmpty() || config.schema() != SchemaAction.NONE) {
+            // Only where start-up opens connections anyway: detection or the schema check.
+            LockWaitBound.warning(dialect, dataSource.dataSource(), config.lockTimeout())
+                    .ifPresent(LOG::warning);
         }
         this.transaction = new JtaTransaction(userTransaction);
         this.records = new RequestResultStore(dataSource.dataSource(), dialect);
