@@ -126,9 +126,11 @@ public abstract class SqlDialect {
     }
 
     /**
-     * Whether a claim takes a lock on the whole database until its transaction ends, so that claims on any keys,
-     * replays included, run one after another (SQLite's one writer per file). A duplicate that must not wait then
-     * still waits for such a claim, within the shortest JDBC query timeout, and is refused past it.
+     * Whether a claim, replays included, takes a lock that it keeps until its transaction ends, so that concurrent
+     * claims run one after another: on any keys for SQLite (one writer per file), on the same key for Derby (a
+     * duplicate's failed insert keeps its lock on the existing row). A duplicate that must not wait then still
+     * waits for such a claim, within the shortest JDBC query timeout (on Derby, its own lock wait timeout), and is
+     * refused past it.
      */
     public boolean claimsOneAfterAnother() {
         return false;
