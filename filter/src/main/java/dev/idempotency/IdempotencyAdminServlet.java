@@ -2,20 +2,14 @@ package dev.idempotency;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idempotency.config.Operation;
 import dev.idempotency.core.HeaderScope;
-import dev.idempotency.metrics.OperationCounters;
-import dev.idempotency.metrics.Outcome;
-import dev.idempotency.rollout.KeylessTelemetry;
-import dev.idempotency.rollout.RolloutMode;
-import dev.idempotency.rollout.RolloutModes;
 import dev.idempotency.runtime.FilterRuntime;
 import dev.idempotency.servlet.Problem;
+import dev.idempotency.servlet.ProblemException;
 import dev.idempotency.servlet.ProblemResponse;
 import dev.idempotency.servlet.ResponseWriter;
-import dev.idempotency.store.CounterStore;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
@@ -24,8 +18,9 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
-import java.time.Instant;
+import java.time.Clock;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -59,8 +54,14 @@ import java.util.Optional;
  * <h2>Requests</h2>
  *
  * <ul>
- *   <li>{@code GET /admin/idempotency}: every operation with its mode, who set it and when, and the keyless
- *       requests counted on this node since it started, per client (principal and User-Agent family).
+ *   <li>{@code GET /admin/idempotency}: every operation with its mode, who set it and when, the keyless
+ *       requests counted on this node since it started, per client (principal and User-Agent family), the
+ *       counts summed over every node, the keyless history of {@code keyless-history-days} and the readiness
+ *       verdict ({@code docs/rollout.md}). A browser ({@code Accept: text/html}) gets the same as the readiness
+ *       page, with one button per mode.
+ *   <li>{@code POST /admin/idempotency} with the form fields {@code operation}, {@code mode} and {@code csrf}: the
+ *       page's buttons. The token is the session's ({@code 403 csrf-token-invalid} without it); the answer is a
+ *       redirect back to the page.
  *   <li>{@code PUT /admin/idempotency?operation=debit:v1} with {@code {"mode": "REQUIRED"}}: switches the
  *       mode. Every node sees it within the filter's {@code rollout-refresh}; this node at once. (The
  *       operation is a query parameter because a {@code :} in the path trips some containers' security
@@ -80,10 +81,13 @@ public class IdempotencyAdminServlet extends HttpServlet {
     public static final String INIT_PARAM_FILTER_NAME = "filter-name";
 
     private static final String OPERATION_PARAMETER = "operation";
+    private static final String MODE_PARAMETER = "mode";
     private static final String SCOPE_PARAMETER = "scope";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private transient FilterRuntime runtime;
+    private transient AdminReport report;
+    private transient ModeSwitch modeSwitch;
 
     @Override
     public void init() throws ServletException {
@@ -92,66 +96,67 @@ public class IdempotencyAdminServlet extends HttpServlet {
         runtime = FilterRuntime.find(getServletContext(), filterName)
                 .orElseThrow(() -> new ServletException(INIT_PARAM_FILTER_NAME + ": no idempotency filter named '"
                         + filterName + "' in this application"));
+        report = new AdminReport(runtime, Clock.systemUTC());
+        modeSwitch = new ModeSwitch(runtime);
     }
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        ObjectNode body = JSON.createObjectNode();
-        body.put("rolloutRefresh", runtime.config().rolloutRefresh().toString());
-        body.put("counterFlushInterval", runtime.config().counterFlushInterval().toString());
-        List<CounterStore.Value> cluster = clusterCounters();
-        ArrayNode operations = body.putArray("operations");
-        Map<String, Map<KeylessTelemetry.Client, Long>> keyless =
-                runtime.keylessTelemetry().snapshot();
-        for (Operation operation : runtime.config().operations()) {
-            ObjectNode described = describe(operation, keyless.getOrDefault(operation.contract(), Map.of()));
-            described.set("cluster", cluster(operation.contract(), cluster));
-            operations.add(described);
+        if (wantsHtml(request)) {
+            response.setHeader("Cache-Control", "no-store");
+            response.setHeader("Content-Security-Policy", ReadinessPage.CONTENT_SECURITY_POLICY);
+            response.setHeader("X-Content-Type-Options", "nosniff");
+            response.setHeader("Referrer-Policy", "no-referrer");
+            String page = ReadinessPage.render(report.all(), request.getRequestURI(), CsrfToken.of(request));
+            ResponseWriter.send(
+                    response,
+                    200,
+                    Map.of("Content-Type", List.of("text/html;charset=UTF-8")),
+                    page.getBytes(StandardCharsets.UTF_8));
+            return;
         }
-        sendJson(response, body);
+        sendJson(response, report.all());
     }
 
     @Override
     protected void doPut(HttpServletRequest request, HttpServletResponse response) throws IOException {
         String contract =
                 Optional.ofNullable(request.getParameter(OPERATION_PARAMETER)).orElse("");
-        Optional<Operation> operation = runtime.config().operations().stream()
-                .filter(candidate -> candidate.contract().equals(contract))
-                .findFirst();
-        if (operation.isEmpty()) {
-            ProblemResponse.send(
-                    response,
-                    Problem.OPERATION_UNKNOWN,
-                    "no covered operation is named '" + contract + "'; PUT with ?" + OPERATION_PARAMETER + "= one of "
-                            + contracts(),
-                    request.getRequestURI());
-            return;
-        }
-        Optional<RolloutMode> mode = requestedMode(request);
-        if (mode.isEmpty()) {
-            ProblemResponse.send(
-                    response,
-                    Problem.ROLLOUT_MODE_INVALID,
-                    "send a JSON object such as {\"mode\": \"REQUIRED\"}; the mode is one of "
-                            + List.of(RolloutMode.values()),
-                    request.getRequestURI());
-            return;
-        }
-        Principal operator = request.getUserPrincipal();
         try {
-            runtime.rolloutModes().change(contract, mode.get(), operator == null ? "anonymous" : operator.getName());
-        } catch (RuntimeException e) {
-            log("switching " + contract + " to " + mode.get() + " failed", e);
+            Operation operation = modeSwitch.apply(
+                    contract, requestedMode(request), request.getUserPrincipal(), ModeSwitch.Channel.API);
+            sendJson(response, report.operation(operation));
+        } catch (ProblemException problem) {
+            ProblemResponse.send(response, problem.problem(), problem.detail(), request.getRequestURI());
+        }
+    }
+
+    /** The readiness page's mode buttons: the session's CSRF token first, then the switch, then back to the page. */
+    @Override
+    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        if (!CsrfToken.carriedBy(request)) {
             ProblemResponse.send(
                     response,
-                    Problem.STORE_UNAVAILABLE,
-                    "the rollout table could not be written, so nothing changed; try again",
+                    Problem.CSRF_TOKEN_INVALID,
+                    "a mode is switched from the readiness page's buttons, whose form carries this session's "
+                            + CsrfToken.PARAMETER + " token; reload the page (GET with Accept: text/html) and use"
+                            + " its button, or switch with PUT and a JSON body; nothing changed",
                     request.getRequestURI());
             return;
         }
-        sendJson(
-                response,
-                describe(operation.get(), runtime.keylessTelemetry().snapshot().getOrDefault(contract, Map.of())));
+        try {
+            modeSwitch.apply(
+                    Optional.ofNullable(request.getParameter(OPERATION_PARAMETER))
+                            .orElse(""),
+                    request.getParameter(MODE_PARAMETER),
+                    request.getUserPrincipal(),
+                    ModeSwitch.Channel.PAGE);
+        } catch (ProblemException problem) {
+            ProblemResponse.send(response, problem.problem(), problem.detail(), request.getRequestURI());
+            return;
+        }
+        response.setStatus(HttpServletResponse.SC_SEE_OTHER);
+        response.setHeader("Location", request.getRequestURI());
     }
 
     /** Erasure: deletes every record of the scope named by {@code ?scope=}, on every operation. */
@@ -195,98 +200,19 @@ public class IdempotencyAdminServlet extends HttpServlet {
         sendJson(response, body);
     }
 
-    private ObjectNode describe(Operation operation, Map<KeylessTelemetry.Client, Long> keyless) {
-        RolloutModes.Setting setting = runtime.rolloutModes().settingFor(operation.contract());
-        ObjectNode node = JSON.createObjectNode();
-        node.put("operation", operation.contract());
-        node.put("route", operation.method() + " " + operation.path());
-        node.put("mode", setting.mode().name());
-        node.put("changedBy", setting.changedBy());
-        node.put(
-                "changedAt",
-                setting.changedBy() == null ? null : setting.changedAt().toString());
-        ObjectNode keylessNode = node.putObject("keyless");
-        keylessNode.put(
-                "total", keyless.values().stream().mapToLong(Long::longValue).sum());
-        ArrayNode clients = keylessNode.putArray("clients");
-        keyless.forEach((client, count) -> clients.addObject()
-                .put("principal", client.principal())
-                .put("userAgent", client.userAgentFamily())
-                .put("count", count));
-        // This node's counts since it started; JMX publishes the same counters.
-        OperationCounters counters = runtime.metrics().countersOf(operation.contract());
-        ObjectNode outcomes = node.putObject("outcomesOnThisNode");
-        for (Outcome outcome : Outcome.values()) {
-            outcomes.put(jsonName(outcome.name()), counters.count(outcome));
-        }
-        outcomes.put("duplicateWaits", counters.getDuplicateWaits());
-        outcomes.put("duplicateWaitMillis", counters.getDuplicateWaitMillis());
-        return node;
+    /** A browser asks for HTML first; an API client, curl and the tests ask for JSON or anything. */
+    private static boolean wantsHtml(HttpServletRequest request) {
+        String accept = request.getHeader("Accept");
+        return accept != null && accept.toLowerCase(Locale.ROOT).contains("text/html");
     }
 
-    /** Every node's flushed counts, or none if the table cannot be read (the node's own counts still show). */
-    private List<CounterStore.Value> clusterCounters() {
-        try {
-            return runtime.counters().readAll();
-        } catch (RuntimeException e) {
-            log("idempotency_counter could not be read", e);
-            return List.of();
-        }
-    }
-
-    /**
-     * The operation's counts summed over every node, as of the last flush of each: {@code asOf} is the latest
-     * flush that changed one of them, and a node's newer requests arrive within {@code counterFlushInterval}.
-     */
-    private static ObjectNode cluster(String operation, List<CounterStore.Value> values) {
-        ObjectNode cluster = JSON.createObjectNode();
-        ObjectNode outcomes = cluster.putObject("outcomes");
-        for (Outcome outcome : Outcome.values()) {
-            outcomes.put(jsonName(outcome.name()), 0L);
-        }
-        ObjectNode keyless = cluster.putObject("keyless");
-        keyless.put("total", 0L);
-        ArrayNode clients = keyless.putArray("clients");
-        Instant asOf = null;
-        for (CounterStore.Value value : values) {
-            CounterStore.Key key = value.key();
-            if (!key.operation().equals(operation)) {
-                continue;
-            }
-            asOf = asOf == null || value.updatedAt().isAfter(asOf) ? value.updatedAt() : asOf;
-            if (key.counter().equals(CounterStore.KEYLESS)) {
-                keyless.put("total", keyless.get("total").asLong() + value.count());
-                clients.addObject()
-                        .put("principal", key.principal())
-                        .put("userAgent", key.userAgent())
-                        .put("count", value.count());
-            } else {
-                outcomes.put(jsonName(key.counter()), value.count());
-            }
-        }
-        cluster.put("asOf", asOf == null ? null : asOf.toString());
-        return cluster;
-    }
-
-    /** {@code MISMATCH} → {@code mismatches}, {@code IN_PROGRESS} → {@code inProgress}: the JMX names, camel case. */
-    private static String jsonName(String counter) {
-        if (counter.equals("MISMATCH")) {
-            return "mismatches";
-        }
-        StringBuilder name = new StringBuilder();
-        for (String word : counter.toLowerCase(java.util.Locale.ROOT).split("_")) {
-            name.append(name.length() == 0 ? word : Character.toUpperCase(word.charAt(0)) + word.substring(1));
-        }
-        return name.toString();
-    }
-
-    private static Optional<RolloutMode> requestedMode(HttpServletRequest request) {
+    /** The mode's name from a JSON body such as {@code {"mode": "REQUIRED"}}, or {@code null}. */
+    private static String requestedMode(HttpServletRequest request) {
         try {
             JsonNode body = JSON.readTree(request.getInputStream());
-            String mode = body == null ? null : body.path("mode").asText(null);
-            return mode == null ? Optional.empty() : Optional.of(RolloutMode.parse("mode", mode));
-        } catch (IOException | ConfigurationException e) {
-            return Optional.empty();
+            return body == null ? null : body.path("mode").asText(null);
+        } catch (IOException e) {
+            return null;
         }
     }
 
@@ -300,10 +226,6 @@ public class IdempotencyAdminServlet extends HttpServlet {
                     + " the application has " + names);
         }
         return names.get(0);
-    }
-
-    private List<String> contracts() {
-        return runtime.config().operations().stream().map(Operation::contract).toList();
     }
 
     private static void sendJson(HttpServletResponse response, JsonNode body) throws IOException {

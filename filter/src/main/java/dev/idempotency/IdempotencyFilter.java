@@ -27,7 +27,7 @@ import java.util.Optional;
  * application's own JTA transaction.
  *
  * <p>Each operation has a rollout mode, switched at run time for every node ({@link IdempotencyAdminServlet},
- * {@code docs/migration.md}): {@code OFF} steps aside, {@code OPTIONAL} protects keyed requests and lets keyless
+ * {@code docs/rollout.md}): {@code OFF} steps aside, {@code OPTIONAL} protects keyed requests and lets keyless
  * ones run with {@code Deprecation} headers, {@code REQUIRED} refuses keyless ones with 400, and {@code DRAIN}
  * still replays stored records but records no new keys.
  *
@@ -85,7 +85,8 @@ import java.util.Optional;
  * escapes the guarantee.
  *
  * <p>Stored and replayed responses carry {@code Idempotency-Key-Expires}: until when a retry with the same
- * key gets the stored response. Expired records are purged on the container's scheduler.
+ * key gets the stored response. Expired records are purged on the container's managed scheduler, or, on a
+ * server without one, by the first covered request after each {@code purge-interval}.
  *
  * <p>Operations are matched on the container's decoded path (servlet path plus path info), ignoring one
  * trailing slash. An operation with parameter conditions reads them as {@code getParameter} would, from the
@@ -149,6 +150,8 @@ public class IdempotencyFilter implements Filter {
             chain.doFilter(matched, response);
             return;
         }
+        // Before the request's transaction: the purge and the counter flush run in transactions of their own.
+        runtime.requestArrived();
         // Read once per request: a mode switch never changes the outcome of a request in flight.
         RolloutModes.Setting rollout =
                 runtime.rolloutModes().settingFor(operation.get().contract());

@@ -62,3 +62,21 @@ CREATE TABLE IF NOT EXISTS idempotency_counter (
     updated_at DATETIME(6)  NOT NULL,
     CONSTRAINT idempotency_counter_pkey PRIMARY KEY (operation, counter, principal, user_agent)
 ) ENGINE = InnoDB;
+
+-- idempotency_keyless_day: keyless requests per operation, client (principal and User-Agent family) and UTC day,
+-- with the probable duplicates among them (a client's retry marker, or the same request again within
+-- keyless-duplicate-window), added up here by every node every counter-flush-interval and trimmed by the purge past
+-- keyless-history-days. utc_day is the ISO date (YYYY-MM-DD), so a text comparison orders it; first_seen and
+-- last_seen are seconds since the epoch, in the same portable type on every engine.
+-- Three VARCHAR(191) utf8mb4 columns and the day (2332 bytes) fit the 3072-byte index limit.
+CREATE TABLE IF NOT EXISTS idempotency_keyless_day (
+    operation  VARCHAR(191) CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_bin NOT NULL,
+    principal  VARCHAR(191) CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_bin NOT NULL,
+    user_agent VARCHAR(191) CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_bin NOT NULL,
+    utc_day    VARCHAR(10) CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_bin  NOT NULL,
+    requests   BIGINT                                                       NOT NULL,
+    duplicates BIGINT                                                       NOT NULL,
+    first_seen BIGINT                                                       NOT NULL,
+    last_seen  BIGINT                                                       NOT NULL,
+    CONSTRAINT idempotency_keyless_day_pkey PRIMARY KEY (operation, principal, user_agent, utc_day)
+) ENGINE = InnoDB;

@@ -63,3 +63,21 @@ CREATE TABLE IF NOT EXISTS idempotency_counter (
     updated_at TIMESTAMP          NOT NULL,
     CONSTRAINT idempotency_counter_key UNIQUE (operation, counter, principal, user_agent)
 );
+
+-- idempotency_keyless_day: keyless requests per operation, client (principal and User-Agent family) and UTC day,
+-- with the probable duplicates among them (a client's retry marker, or the same request again within
+-- keyless-duplicate-window), added up here by every node every counter-flush-interval and trimmed by the purge past
+-- keyless-history-days. utc_day is the ISO date (YYYY-MM-DD), so a text comparison orders it; first_seen and
+-- last_seen are seconds since the epoch, in the same portable type on every engine.
+-- The principal and family are never empty ('anonymous', 'unknown'), so Oracle's '' = NULL does not arise.
+CREATE TABLE IF NOT EXISTS idempotency_keyless_day (
+    operation  VARCHAR2(191 CHAR) NOT NULL,
+    principal  VARCHAR2(191 CHAR) NOT NULL,
+    user_agent VARCHAR2(191 CHAR) NOT NULL,
+    utc_day    VARCHAR2(10 CHAR)  NOT NULL,
+    requests   NUMBER(19)         NOT NULL,
+    duplicates NUMBER(19)         NOT NULL,
+    first_seen NUMBER(19)         NOT NULL,
+    last_seen  NUMBER(19)         NOT NULL,
+    CONSTRAINT idempotency_keyless_day_pkey PRIMARY KEY (operation, principal, user_agent, utc_day)
+);

@@ -58,3 +58,20 @@ CREATE TABLE IF NOT EXISTS idempotency_counter (
     updated_at INTEGER NOT NULL,
     CONSTRAINT idempotency_counter_pkey PRIMARY KEY (operation, counter, principal, user_agent)
 ) STRICT;
+
+-- idempotency_keyless_day: keyless requests per operation, client (principal and User-Agent family) and UTC day,
+-- with the probable duplicates among them (a client's retry marker, or the same request again within
+-- keyless-duplicate-window), added up here by every node every counter-flush-interval and trimmed by the purge past
+-- keyless-history-days. utc_day is the ISO date (YYYY-MM-DD), so a text comparison orders it; first_seen and
+-- last_seen are seconds since the epoch, in the same portable type on every engine.
+CREATE TABLE IF NOT EXISTS idempotency_keyless_day (
+    operation  TEXT    NOT NULL,
+    principal  TEXT    NOT NULL,
+    user_agent TEXT    NOT NULL,
+    utc_day    TEXT    NOT NULL,
+    requests   INTEGER NOT NULL,
+    duplicates INTEGER NOT NULL,
+    first_seen INTEGER NOT NULL,
+    last_seen  INTEGER NOT NULL,
+    CONSTRAINT idempotency_keyless_day_pkey PRIMARY KEY (operation, principal, user_agent, utc_day)
+) STRICT;

@@ -79,3 +79,22 @@ CREATE TABLE idempotency_counter (
     updated_at DATETIME2     NOT NULL,
     CONSTRAINT idempotency_counter_pkey PRIMARY KEY NONCLUSTERED (operation, counter, principal, user_agent)
 );
+
+-- idempotency_keyless_day: keyless requests per operation, client (principal and User-Agent family) and UTC day,
+-- with the probable duplicates among them (a client's retry marker, or the same request again within
+-- keyless-duplicate-window), added up here by every node every counter-flush-interval and trimmed by the purge past
+-- keyless-history-days. utc_day is the ISO date (YYYY-MM-DD), so a text comparison orders it; first_seen and
+-- last_seen are seconds since the epoch, in the same portable type on every engine.
+-- Three NVARCHAR(191) columns and the day (1166 bytes) fit the 1700-byte nonclustered key limit.
+IF OBJECT_ID(N'idempotency_keyless_day', N'U') IS NULL
+CREATE TABLE idempotency_keyless_day (
+    operation  NVARCHAR(191) COLLATE Latin1_General_100_BIN2 NOT NULL,
+    principal  NVARCHAR(191) COLLATE Latin1_General_100_BIN2 NOT NULL,
+    user_agent NVARCHAR(191) COLLATE Latin1_General_100_BIN2 NOT NULL,
+    utc_day    NVARCHAR(10) COLLATE Latin1_General_100_BIN2  NOT NULL,
+    requests   BIGINT                                        NOT NULL,
+    duplicates BIGINT                                        NOT NULL,
+    first_seen BIGINT                                        NOT NULL,
+    last_seen  BIGINT                                        NOT NULL,
+    CONSTRAINT idempotency_keyless_day_pkey PRIMARY KEY NONCLUSTERED (operation, principal, user_agent, utc_day)
+);

@@ -42,7 +42,8 @@ public final class AdoptCommand {
               adopt  writes a copy of the WAR with the filter jar and the settings file added (the original is
                      never changed), if the check finds nothing that will fail, and checks the copy
               --force       replace --out if it exists
-              --filter-jar  add this filter jar instead of the one built into this command
+              --filter-jar  add this filter jar instead of the one built into this command for the WAR's
+                            namespace (idempotency-filter for jakarta.*, idempotency-filter-javax for javax.*)
 
             exit status: 0 nothing the command can see will fail, 1 something will (see the report), 2 could not run""";
     private static final Set<String> VALUE_OPTIONS = Set.of("--settings", "--out", "--filter-jar");
@@ -130,9 +131,16 @@ public final class AdoptCommand {
             out.println("Nothing written: fix what will fail, then run adopt again.");
             return 1;
         }
+        WarNamespace namespace = WarCheck.namespaceOf(readWar(war));
         FilterJar filterJar = options.containsKey("--filter-jar")
                 ? FilterJar.fromFile(Path.of(options.get("--filter-jar")))
-                : FilterJar.embedded();
+                : FilterJar.embedded(namespace.namespace());
+        Optional<String> mismatch = filterJar.mismatch(namespace);
+        if (mismatch.isPresent()) {
+            out.println(mismatch.get());
+            out.println("Nothing written: with that jar the server would refuse the application.");
+            return 1;
+        }
         int copied = WarAdopter.write(war, output, filterJar, settings);
         out.println("Wrote " + output + ": the " + copied + " entries of " + war + " unchanged, plus "
                 + filterJar.entryName() + " and " + WarCheck.SETTINGS_ENTRY + ".");

@@ -1,5 +1,6 @@
 package dev.idempotency.adopt;
 
+import dev.idempotency.namespace.ServletNamespace;
 import java.util.List;
 import java.util.Set;
 
@@ -20,6 +21,7 @@ import java.util.Set;
  *     null}
  * @param callsAddServlet the methods that register servlets in code ({@code ServletContext.addServlet}), as
  *     {@code Class.method}
+ * @param namespaces the EE namespaces whose APIs it names (both, for a class that mixes them)
  */
 record ClassFacts(
         String name,
@@ -32,7 +34,8 @@ record ClassFacts(
         List<String> servletPatterns,
         String httpMethod,
         List<MethodFacts> methods,
-        List<String> callsAddServlet) {
+        List<String> callsAddServlet,
+        Set<ServletNamespace> namespaces) {
 
     /**
      * One method with the JAX-RS annotations on it.

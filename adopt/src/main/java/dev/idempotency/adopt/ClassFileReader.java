@@ -1,7 +1,9 @@
 package dev.idempotency.adopt;
 
 import dev.idempotency.adopt.ClassFacts.MethodFacts;
+import dev.idempotency.namespace.ServletNamespace;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -15,7 +17,9 @@ import org.objectweb.asm.Type;
 
 /**
  * Reads the facts the check needs from a class file with ASM, without loading the class: a WAR's classes link
- * against the server's APIs and its own libraries, none of which the command has.
+ * against the server's APIs and its own libraries, none of which the command has. EE names are read in their
+ * {@code jakarta} spelling whichever namespace the class uses ({@link EeApiNames}), and the namespaces it uses are
+ * kept, for the EE level the check reports.
  *
  * <p>Stateless and thread-safe.
  */
@@ -24,7 +28,7 @@ final class ClassFileReader {
     static final String APPLICATION_PATH = "jakarta.ws.rs.ApplicationPath";
     private static final String HTTP_METHOD = "jakarta.ws.rs.HttpMethod";
     private static final String WEB_SERVLET = "jakarta.servlet.annotation.WebServlet";
-    private static final String SERVLET_CONTEXT = "jakarta/servlet/ServletContext";
+    private static final String SERVLET_CONTEXT = "jakarta.servlet.ServletContext";
 
     private ClassFileReader() {}
 
@@ -46,6 +50,7 @@ final class ClassFileReader {
         private final List<MethodFacts> methods = new ArrayList<>();
         private final List<String> servletPatterns = new ArrayList<>();
         private final List<String> callsAddServlet = new ArrayList<>();
+        private final Set<ServletNamespace> namespaces = EnumSet.noneOf(ServletNamespace.class);
         private String name;
         private String superName;
         private List<String> interfaces = List.of();
@@ -63,15 +68,16 @@ final class ClassFileReader {
         public void visit(
                 int version, int access, String name, String signature, String superName, String[] interfaces) {
             this.name = dotted(name);
-            this.superName = dotted(superName);
-            this.interfaces =
-                    List.of(interfaces).stream().map(ClassFileReader::dotted).toList();
+            this.superName = ee(dotted(superName));
+            this.interfaces = List.of(interfaces).stream()
+                    .map(implemented -> ee(dotted(implemented)))
+                    .toList();
             this.concrete = (access & (Opcodes.ACC_INTERFACE | Opcodes.ACC_ABSTRACT)) == 0;
         }
 
         @Override
         public AnnotationVisitor visitAnnotation(String descriptor, boolean visible) {
-            String type = Type.getType(descriptor).getClassName();
+            String type = ee(Type.getType(descriptor).getClassName());
             switch (type) {
                 case PATH:
                     return new StringValue(value -> path = value);
@@ -95,7 +101,7 @@ final class ClassFileReader {
             return new MethodVisitor(Opcodes.ASM9) {
                 @Override
                 public AnnotationVisitor visitAnnotation(String annotation, boolean visible) {
-                    String type = Type.getType(annotation).getClassName();
+                    String type = ee(Type.getType(annotation).getClassName());
                     annotations.add(type);
                     return type.equals(PATH) ? new StringValue(value -> methodPath[0] = value) : null;
                 }
@@ -103,9 +109,19 @@ final class ClassFileReader {
                 @Override
                 public void visitMethodInsn(
                         int opcode, String calledOwner, String calledName, String calledDescriptor, boolean itf) {
-                    if (calledOwner.equals(SERVLET_CONTEXT) && calledName.equals("addServlet")) {
+                    if (ee(dotted(calledOwner)).equals(SERVLET_CONTEXT) && calledName.equals("addServlet")) {
                         callsAddServlet.add(owner + "." + methodName);
                     }
+                }
+
+                @Override
+                public void visitFieldInsn(int opcode, String fieldOwner, String fieldName, String fieldDescriptor) {
+                    ee(dotted(fieldOwner));
+                }
+
+                @Override
+                public void visitTypeInsn(int opcode, String type) {
+                    ee(dotted(type));
                 }
 
                 @Override
@@ -115,7 +131,7 @@ final class ClassFileReader {
                             descriptor,
                             Set.copyOf(annotations),
                             methodPath[0],
-                            Type.getReturnType(descriptor).getClassName()));
+                            ee(Type.getReturnType(descriptor).getClassName())));
                 }
             };
         }
@@ -132,7 +148,14 @@ final class ClassFileReader {
                     List.copyOf(servletPatterns),
                     httpMethod,
                     List.copyOf(methods),
-                    List.copyOf(callsAddServlet));
+                    List.copyOf(callsAddServlet),
+                    Set.copyOf(namespaces));
+        }
+
+        /** Notes the namespace of an EE name, and gives the name in its jakarta spelling. */
+        private String ee(String className) {
+            EeApiNames.namespaceOf(className).ifPresent(namespaces::add);
+            return EeApiNames.asJakarta(className);
         }
     }
 

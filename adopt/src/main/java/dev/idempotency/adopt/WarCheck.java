@@ -50,11 +50,12 @@ final class WarCheck {
         Report report = new Report("Idempotency check of " + war.path()
                 + settings.map(file -> " with the settings " + file.label())
                         .orElse(" as it is, with its own " + SETTINGS_ENTRY));
-        List<String> filterJars = war.libraryJars().stream()
-                .filter(jar -> jar.substring(WarFile.LIB.length()).startsWith("idempotency-filter")
-                        || war.jarHolds(jar, FILTER_CLASS_ENTRY))
-                .toList();
+        List<String> filterJars = filterJars(war);
         WebXml webXml = webXml(war, report);
+        List<ClassFacts> classes = classes(war, filterJars);
+        WarNamespace namespace = WarNamespace.of(webXml, classes);
+        report.found("EE level " + namespace.level() + "; the filter jar for it is " + namespace.artifact());
+        namespace.mixed().ifPresent(report::unverified);
         boolean webXmlMapsFilter = webXml.filterClasses().contains(FILTER_CLASS);
         Optional<SettingsFile> chosen = settings.isPresent()
                 ? settings
@@ -62,13 +63,13 @@ final class WarCheck {
         if (settings.isPresent()) {
             refuseWhatIsAlreadyThere(war, filterJars, webXmlMapsFilter, report);
         } else {
-            requireWhatAdoptionAdds(filterJars, chosen.isPresent(), report);
+            requireWhatAdoptionAdds(war, filterJars, chosen.isPresent(), namespace, report);
         }
         checkInstallation(webXml, webXmlMapsFilter, report);
 
         Optional<IdempotencyConfig> config = chosen.flatMap(file -> parse(file, environment, report));
         checkDataSource(war, config, report);
-        ApplicationRoutes routes = ApplicationRoutes.read(webXml, fragments(war, report), classes(war, filterJars));
+        ApplicationRoutes routes = ApplicationRoutes.read(webXml, fragments(war, report), classes);
         routes.applicationPaths().forEach(path -> report.found("JAX-RS application path " + path));
         long jaxRs = routes.routes().stream().filter(r -> r.method() != null).count();
         long locators = routes.routes().stream().filter(r -> !r.verified()).count();
@@ -78,6 +79,19 @@ final class WarCheck {
         routes.notes().forEach(report::note);
         config.ifPresent(c -> c.operations().forEach(operation -> checkOperation(operation, routes, report)));
         return report;
+    }
+
+    /** The namespace {@code war} is written for, and so the filter jar it needs (see {@link WarNamespace}). */
+    static WarNamespace namespaceOf(WarFile war) {
+        Report ignored = new Report("");
+        return WarNamespace.of(webXml(war, ignored), classes(war, filterJars(war)));
+    }
+
+    private static List<String> filterJars(WarFile war) {
+        return war.libraryJars().stream()
+                .filter(jar -> jar.substring(WarFile.LIB.length()).startsWith("idempotency-filter")
+                        || war.jarHolds(jar, FILTER_CLASS_ENTRY))
+                .toList();
     }
 
     private static WebXml webXml(WarFile war, Report report) {
@@ -114,7 +128,8 @@ final class WarCheck {
         }
     }
 
-    private static void requireWhatAdoptionAdds(List<String> filterJars, boolean hasSettings, Report report) {
+    private static void requireWhatAdoptionAdds(
+            WarFile war, List<String> filterJars, boolean hasSettings, WarNamespace namespace, Report report) {
         if (filterJars.isEmpty()) {
             report.fails("no idempotency-filter jar in WEB-INF/lib: nothing would read the settings; adopt the WAR"
                     + " (adopt ... --settings) or give --settings to check it before adoption");
@@ -122,9 +137,21 @@ final class WarCheck {
             report.fails("two filter jars in WEB-INF/lib " + filterJars + ": keep one");
         } else {
             report.found("filter jar " + filterJars.get(0));
+            checkFilterJarNamespace(war, filterJars.get(0), namespace, report);
         }
         if (!hasSettings) {
             report.fails("no " + SETTINGS_ENTRY + " in the WAR and no --settings given: nothing installs the filter");
+        }
+    }
+
+    /** The jar of the other namespace would refuse the deployment (its WrongNamespaceInitializer): say so here. */
+    private static void checkFilterJarNamespace(WarFile war, String jar, WarNamespace namespace, Report report) {
+        try {
+            FilterJar filterJar = FilterJar.checked(
+                    jar.substring(WarFile.LIB.length()), war.entry(jar).orElseThrow());
+            filterJar.mismatch(namespace).ifPresent(report::fails);
+        } catch (IOException e) {
+            report.unverified("which namespace " + jar + " is built for: " + e.getMessage());
         }
     }
 

@@ -23,13 +23,18 @@ import org.w3c.dom.NodeList;
  * @param servlets every declared servlet, in declaration order
  * @param filterClasses the class of every declared filter
  * @param excludesUnnamedJars whether an {@code <absolute-ordering>} without {@code <others/>} is present
+ * @param schemaNamespace the XML namespace of its root element ({@code http://xmlns.jcp.org/xml/ns/javaee} up to
+ *     Java EE 8, {@code https://jakarta.ee/xml/ns/jakartaee} from Jakarta EE 9), or {@code null}
+ * @param version its {@code version} attribute (the Servlet level, such as {@code 4.0}), or {@code null}
  */
 record WebXml(
         boolean present,
         boolean metadataComplete,
         List<Servlet> servlets,
         List<String> filterClasses,
-        boolean excludesUnnamedJars) {
+        boolean excludesUnnamedJars,
+        String schemaNamespace,
+        String version) {
     /**
      * One servlet with its mappings.
      *
@@ -38,7 +43,7 @@ record WebXml(
      */
     record Servlet(String name, String className, Map<String, String> initParameters, List<String> urlPatterns) {}
 
-    static final WebXml ABSENT = new WebXml(false, false, List.of(), List.of(), false);
+    static final WebXml ABSENT = new WebXml(false, false, List.of(), List.of(), false, null, null);
 
     /** @throws IllegalArgumentException if the bytes are not well-formed XML, with the parser's message */
     static WebXml parse(byte[] xml) {
@@ -55,23 +60,25 @@ record WebXml(
         Element root = document.getDocumentElement();
         Map<String, List<String>> patterns = new LinkedHashMap<>();
         for (Element mapping : children(root, "servlet-mapping")) {
-            List<String> urls =
-                    patterns.computeIfAbsent(text(mapping, "servlet-name").orElse(""), n -> new ArrayList<>());
+            List<String> urls = patterns.computeIfAbsent(
+                    EeApiNames.asJakarta(text(mapping, "servlet-name").orElse("")), n -> new ArrayList<>());
             children(mapping, "url-pattern")
                     .forEach(url -> urls.add(url.getTextContent().trim()));
         }
         List<Servlet> servlets = new ArrayList<>();
         for (Element servlet : children(root, "servlet")) {
-            String name = text(servlet, "servlet-name").orElse("");
+            // In the jakarta spelling, as the rest of the check reads EE names: a javax WAR's JAX-RS servlet is
+            // named javax.ws.rs.core.Application, its init-param javax.ws.rs.Application.
+            String name = EeApiNames.asJakarta(text(servlet, "servlet-name").orElse(""));
             Map<String, String> parameters = new LinkedHashMap<>();
             for (Element parameter : children(servlet, "init-param")) {
                 parameters.put(
-                        text(parameter, "param-name").orElse(""),
+                        EeApiNames.asJakarta(text(parameter, "param-name").orElse("")),
                         text(parameter, "param-value").orElse(""));
             }
             servlets.add(new Servlet(
                     name,
-                    text(servlet, "servlet-class").orElse(null),
+                    EeApiNames.asJakarta(text(servlet, "servlet-class").orElse(null)),
                     Map.copyOf(parameters),
                     List.copyOf(patterns.getOrDefault(name, List.of()))));
         }
@@ -92,7 +99,9 @@ record WebXml(
                 "true".equalsIgnoreCase(root.getAttribute("metadata-complete").trim()),
                 List.copyOf(servlets),
                 filterClasses,
-                excludesUnnamedJars);
+                excludesUnnamedJars,
+                root.getNamespaceURI(),
+                root.hasAttribute("version") ? root.getAttribute("version").trim() : null);
     }
 
     private static List<Element> children(Element parent, String localName) {

@@ -27,7 +27,8 @@ public final class IdempotencyConfig {
      * @param values the given settings' values; a setting that is absent takes its default
      * @throws ConfigurationException if no operation is configured, both {@code datasource} and {@code
      *     persistence-unit} are set, a retention is shorter than the transaction timeout (a record could expire
-     *     while its own transaction still runs), or an operation is encrypted without {@code encryption-keys}
+     *     while its own transaction still runs), an operation is encrypted without {@code encryption-keys}, or
+     *     {@code readiness-quiet-days} is longer than the {@code keyless-history-days} that could show it
      */
     IdempotencyConfig(Map<Setting<?>, Object> values) {
         this.values = Map.copyOf(values);
@@ -44,6 +45,10 @@ public final class IdempotencyConfig {
         if (retention().compareTo(floor) < 0) {
             throw new ConfigurationException(
                     "retention must be ≥ " + floor + " (one minute, and the transaction-timeout), was " + retention());
+        }
+        if (readinessQuietDays() > keylessHistoryDays()) {
+            throw new ConfigurationException("readiness-quiet-days must be at most keyless-history-days ("
+                    + keylessHistoryDays() + "), since no older day is kept, was " + readinessQuietDays());
         }
         for (Operation operation : operations()) {
             if (operation.encrypted() && encryptionKeys().isEmpty()) {
@@ -126,6 +131,21 @@ public final class IdempotencyConfig {
 
     public Duration keylessLogInterval() {
         return get(Settings.KEYLESS_LOG_INTERVAL);
+    }
+
+    /** How many UTC days of keyless history {@code idempotency_keyless_day} keeps, today included. */
+    public int keylessHistoryDays() {
+        return get(Settings.KEYLESS_HISTORY_DAYS);
+    }
+
+    /** How many days without a keyless request make an operation ready to require keys. */
+    public int readinessQuietDays() {
+        return get(Settings.READINESS_QUIET_DAYS);
+    }
+
+    /** How soon a client's same keyless request again counts as a probable duplicate. */
+    public Duration keylessDuplicateWindow() {
+        return get(Settings.KEYLESS_DUPLICATE_WINDOW);
     }
 
     /** How often each node deletes expired records. */

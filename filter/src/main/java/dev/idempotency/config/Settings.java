@@ -99,6 +99,29 @@ public final class Settings {
             Duration.ofMinutes(5),
             Setting.atLeast(Duration.ofSeconds(10)));
 
+    public static final Setting<Integer> KEYLESS_HISTORY_DAYS = Setting.of(
+            "keyless-history-days", "a whole number of days from 7 to 3660", "`90`", 90, Setting.between(7, 3660));
+
+    public static final Setting<Integer> READINESS_QUIET_DAYS = Setting.of(
+            "readiness-quiet-days",
+            "a whole number of days from 1 to 3660, at most `keyless-history-days`",
+            "`30`",
+            30,
+            Setting.between(1, 3660));
+
+    public static final Setting<Duration> KEYLESS_DUPLICATE_WINDOW = Setting.of(
+            "keyless-duplicate-window",
+            "an ISO-8601 duration from `PT1S` to `PT1H`",
+            "`PT10S`",
+            Duration.ofSeconds(10),
+            (name, text, environment) -> {
+                Duration window = Setting.duration(name, text);
+                if (window.compareTo(Duration.ofSeconds(1)) < 0 || window.compareTo(Duration.ofHours(1)) > 0) {
+                    throw new ConfigurationException(name + " must be between PT1S and PT1H, was " + window);
+                }
+                return window;
+            });
+
     public static final Setting<String> DATASOURCE = Setting.optional(
             "datasource",
             "a JNDI name",
@@ -268,6 +291,9 @@ public final class Settings {
             KEYLESS_SUNSET,
             KEYLESS_LINK,
             KEYLESS_LOG_INTERVAL,
+            KEYLESS_HISTORY_DAYS,
+            READINESS_QUIET_DAYS,
+            KEYLESS_DUPLICATE_WINDOW,
             DATASOURCE,
             PERSISTENCE_UNIT,
             SCOPE_HEADER,

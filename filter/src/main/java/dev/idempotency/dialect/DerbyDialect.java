@@ -21,7 +21,8 @@ import java.util.OptionalInt;
  * marks the transaction rollback-only. Not {@code MERGE}: a prepared {@code MERGE} drops the connection of
  * Derby 10.16.1.1's network server (08006; the server fails writing its reply), whether or not it has
  * parameters; it works embedded and as a plain statement only. For the same reason the rollout and counter
- * upserts are two statements each ({@link #upsertRolloutStatements}, {@link #addToCounterStatements}).
+ * upserts are two statements each ({@link #upsertRolloutStatements}, {@link #addToCounterStatements}, {@link
+ * #addToKeylessDayStatements}).
  *
  * <p><b>The wait.</b> A JDBC query timeout does not end a lock wait on Derby (a two-second timeout waited the full
  * five seconds the first transaction held the key). What ends it is Derby's {@code derby.locks.waitTimeout}
@@ -71,6 +72,7 @@ final class DerbyDialect extends SqlDialect {
                 "DROP TABLE " + schema + ".idempotency_rollout_history",
                 "DROP TABLE " + schema + ".processed_message",
                 "DROP TABLE " + schema + ".idempotency_counter",
+                "DROP TABLE " + schema + ".idempotency_keyless_day",
                 "DROP FUNCTION " + schema + ".idempotency_now_millis",
                 "DROP SCHEMA " + schema + " RESTRICT");
     }
@@ -176,6 +178,36 @@ final class DerbyDialect extends SqlDialect {
                 SqlStatement.of("UPDATE idempotency_counter SET count = count + CAST(:amount AS BIGINT), updated_at = "
                         + NOW + " WHERE operation = :operation AND counter = :counter AND principal = :principal"
                         + " AND user_agent = :userAgent"));
+    }
+
+    /** Derby has no one-statement upsert that its network server runs: {@link #addToKeylessDayStatements}. */
+    @Override
+    public SqlStatement addToKeylessDayStatement() {
+        throw new UnsupportedOperationException(
+                "Derby adds to a keyless day in two statements: addToKeylessDayStatements()");
+    }
+
+    /**
+     * Inserts the day at zero unless it exists, then adds to it. Two nodes making the same new day at once: the
+     * second's insert fails with 23505, its flush fails, and its counts are added at its next flush.
+     */
+    @Override
+    public List<SqlStatement> addToKeylessDayStatements() {
+        String key = " WHERE operation = :operation AND principal = :principal AND user_agent = :userAgent"
+                + " AND utc_day = :day";
+        return List.of(
+                SqlStatement.of("INSERT INTO idempotency_keyless_day (operation, principal, user_agent, utc_day,"
+                        + " requests, duplicates, first_seen, last_seen) SELECT CAST(:operation AS VARCHAR(1000)),"
+                        + " CAST(:principal AS VARCHAR(1000)), CAST(:userAgent AS VARCHAR(1000)),"
+                        + " CAST(:day AS VARCHAR(10)), 0, 0, CAST(:firstSeen AS BIGINT), CAST(:lastSeen AS BIGINT)"
+                        + " FROM SYSIBM.SYSDUMMY1 WHERE NOT EXISTS (SELECT 1 FROM idempotency_keyless_day" + key
+                        + ")"),
+                SqlStatement.of("UPDATE idempotency_keyless_day SET requests = requests + CAST(:requests AS BIGINT),"
+                        + " duplicates = duplicates + CAST(:duplicates AS BIGINT),"
+                        + " first_seen = CASE WHEN first_seen < CAST(:firstSeen AS BIGINT) THEN first_seen"
+                        + " ELSE CAST(:firstSeen AS BIGINT) END,"
+                        + " last_seen = CASE WHEN last_seen > CAST(:lastSeen AS BIGINT) THEN last_seen"
+                        + " ELSE CAST(:lastSeen AS BIGINT) END" + key));
     }
 
     @Override

@@ -65,6 +65,19 @@ final class H2Dialect extends SqlDialect {
     }
 
     @Override
+    public SqlStatement addToKeylessDayStatement() {
+        return SqlStatement.of("MERGE INTO idempotency_keyless_day t USING (VALUES (CAST(:operation AS VARCHAR),"
+                + " CAST(:principal AS VARCHAR), CAST(:userAgent AS VARCHAR), CAST(:day AS VARCHAR),"
+                + " CAST(:requests AS BIGINT), CAST(:duplicates AS BIGINT), CAST(:firstSeen AS BIGINT),"
+                + " CAST(:lastSeen AS BIGINT))) AS s(o, p, u, d, r, n, f, l)"
+                + " ON t.operation = s.o AND t.principal = s.p AND t.user_agent = s.u AND t.utc_day = s.d"
+                + " WHEN MATCHED THEN UPDATE SET requests = t.requests + s.r, duplicates = t.duplicates + s.n,"
+                + " first_seen = LEAST(t.first_seen, s.f), last_seen = GREATEST(t.last_seen, s.l)"
+                + " WHEN NOT MATCHED THEN INSERT (operation, principal, user_agent, utc_day, requests, duplicates,"
+                + " first_seen, last_seen) VALUES (s.o, s.p, s.u, s.d, s.r, s.n, s.f, s.l)");
+    }
+
+    @Override
     public SqlStatement addToCounterStatement() {
         return SqlStatement.of("MERGE INTO idempotency_counter t USING (VALUES (CAST(:operation AS VARCHAR),"
                 + " CAST(:counter AS VARCHAR), CAST(:principal AS VARCHAR), CAST(:userAgent AS VARCHAR),"

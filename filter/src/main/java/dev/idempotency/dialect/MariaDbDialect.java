@@ -125,6 +125,16 @@ class MariaDbDialect extends SqlDialect {
     }
 
     @Override
+    public SqlStatement addToKeylessDayStatement() {
+        return SqlStatement.of("INSERT INTO idempotency_keyless_day (operation, principal, user_agent, utc_day,"
+                + " requests, duplicates, first_seen, last_seen) VALUES (:operation, :principal, :userAgent, :day,"
+                + " :requests, :duplicates, :firstSeen, :lastSeen) ON DUPLICATE KEY UPDATE"
+                + " requests = requests + VALUES(requests), duplicates = duplicates + VALUES(duplicates),"
+                + " first_seen = LEAST(first_seen, VALUES(first_seen)),"
+                + " last_seen = GREATEST(last_seen, VALUES(last_seen))");
+    }
+
+    @Override
     public SqlStatement addToCounterStatement() {
         return SqlStatement.of("INSERT INTO idempotency_counter (operation, counter, principal, user_agent, count,"
                 + " updated_at) VALUES (:operation, :counter, :principal, :userAgent, :amount, UTC_TIMESTAMP(6))"

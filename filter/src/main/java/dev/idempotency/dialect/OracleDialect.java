@@ -159,6 +159,21 @@ final class OracleDialect extends SqlDialect {
     }
 
     @Override
+    public SqlStatement addToKeylessDayStatement() {
+        return SqlStatement.of("MERGE INTO idempotency_keyless_day t USING (SELECT :operation AS operation,"
+                + " :principal AS principal, :userAgent AS user_agent, :day AS utc_day, :requests AS requests,"
+                + " :duplicates AS duplicates, :firstSeen AS first_seen, :lastSeen AS last_seen FROM DUAL) s"
+                + " ON (t.operation = s.operation AND t.principal = s.principal AND t.user_agent = s.user_agent"
+                + " AND t.utc_day = s.utc_day)"
+                + " WHEN MATCHED THEN UPDATE SET t.requests = t.requests + s.requests,"
+                + " t.duplicates = t.duplicates + s.duplicates, t.first_seen = LEAST(t.first_seen, s.first_seen),"
+                + " t.last_seen = GREATEST(t.last_seen, s.last_seen)"
+                + " WHEN NOT MATCHED THEN INSERT (operation, principal, user_agent, utc_day, requests, duplicates,"
+                + " first_seen, last_seen) VALUES (s.operation, s.principal, s.user_agent, s.utc_day, s.requests,"
+                + " s.duplicates, s.first_seen, s.last_seen)");
+    }
+
+    @Override
     public SqlStatement addToCounterStatement() {
         return SqlStatement.of("MERGE INTO idempotency_counter t USING (SELECT :operation AS operation,"
                 + " :counter AS counter, :principal AS principal, :userAgent AS user_agent, :amount AS amount"

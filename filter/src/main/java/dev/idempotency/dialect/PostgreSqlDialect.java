@@ -125,6 +125,18 @@ final class PostgreSqlDialect extends SqlDialect {
     }
 
     @Override
+    public SqlStatement addToKeylessDayStatement() {
+        return SqlStatement.of("INSERT INTO idempotency_keyless_day (operation, principal, user_agent, utc_day,"
+                + " requests, duplicates, first_seen, last_seen) VALUES (:operation, :principal, :userAgent, :day,"
+                + " :requests, :duplicates, :firstSeen, :lastSeen)"
+                + " ON CONFLICT (operation, principal, user_agent, utc_day) DO UPDATE"
+                + " SET requests = idempotency_keyless_day.requests + EXCLUDED.requests,"
+                + " duplicates = idempotency_keyless_day.duplicates + EXCLUDED.duplicates,"
+                + " first_seen = LEAST(idempotency_keyless_day.first_seen, EXCLUDED.first_seen),"
+                + " last_seen = GREATEST(idempotency_keyless_day.last_seen, EXCLUDED.last_seen)");
+    }
+
+    @Override
     public SqlStatement addToCounterStatement() {
         return SqlStatement.of("INSERT INTO idempotency_counter (operation, counter, principal, user_agent, count,"
                 + " updated_at) VALUES (:operation, :counter, :principal, :userAgent, :amount, now())"

@@ -365,6 +365,37 @@ public abstract class SqlDialect {
                 "SELECT operation, counter, principal, user_agent, count, updated_at FROM idempotency_counter");
     }
 
+    /**
+     * Adds to a client's keyless requests of one UTC day, inserting the row if needed, atomically even when
+     * several nodes add at once; {@code first_seen} keeps the smaller and {@code last_seen} the larger.
+     * Parameters: {@code :operation, :principal, :userAgent, :day, :requests, :duplicates, :firstSeen,
+     * :lastSeen}.
+     */
+    public abstract SqlStatement addToKeylessDayStatement();
+
+    /**
+     * The statements that together do {@link #addToKeylessDayStatement()}, each run for every day before the
+     * next, with the same parameters: that statement alone, unless the engine has no one-statement upsert it can
+     * run (Derby).
+     */
+    public List<SqlStatement> addToKeylessDayStatements() {
+        return List.of(addToKeylessDayStatement());
+    }
+
+    /**
+     * The keyless days from {@code :since} (an ISO date) on. Columns: operation, principal, user_agent, utc_day,
+     * requests, duplicates, first_seen, last_seen.
+     */
+    public SqlStatement selectKeylessDaysStatement() {
+        return SqlStatement.of("SELECT operation, principal, user_agent, utc_day, requests, duplicates, first_seen,"
+                + " last_seen FROM idempotency_keyless_day WHERE utc_day >= :since");
+    }
+
+    /** Deletes the keyless days before {@code :before} (an ISO date): the history's window has passed them. */
+    public SqlStatement deleteKeylessDaysStatement() {
+        return SqlStatement.of("DELETE FROM idempotency_keyless_day WHERE utc_day < :before");
+    }
+
     /** Appends a rollout change to the audit history. Parameters: {@code :operation, :mode, :changedBy}. */
     public SqlStatement insertRolloutHistoryStatement() {
         return SqlStatement.of("INSERT INTO idempotency_rollout_history (operation, mode, changed_by, changed_at)"

@@ -143,6 +143,24 @@ final class SqlServerDialect extends SqlDialect {
     }
 
     /** Race-safe as the rollout upsert is: HOLDLOCK. */
+    /** CASE rather than LEAST and GREATEST, which SQL Server has only since 2022. */
+    @Override
+    public SqlStatement addToKeylessDayStatement() {
+        return SqlStatement.of("MERGE INTO idempotency_keyless_day WITH (HOLDLOCK) AS t"
+                + " USING (SELECT :operation AS operation, :principal AS principal, :userAgent AS user_agent,"
+                + " :day AS utc_day, :requests AS requests, :duplicates AS duplicates, :firstSeen AS first_seen,"
+                + " :lastSeen AS last_seen) AS s"
+                + " ON t.operation = s.operation AND t.principal = s.principal AND t.user_agent = s.user_agent"
+                + " AND t.utc_day = s.utc_day"
+                + " WHEN MATCHED THEN UPDATE SET requests = t.requests + s.requests,"
+                + " duplicates = t.duplicates + s.duplicates,"
+                + " first_seen = CASE WHEN s.first_seen < t.first_seen THEN s.first_seen ELSE t.first_seen END,"
+                + " last_seen = CASE WHEN s.last_seen > t.last_seen THEN s.last_seen ELSE t.last_seen END"
+                + " WHEN NOT MATCHED THEN INSERT (operation, principal, user_agent, utc_day, requests, duplicates,"
+                + " first_seen, last_seen) VALUES (s.operation, s.principal, s.user_agent, s.utc_day, s.requests,"
+                + " s.duplicates, s.first_seen, s.last_seen);");
+    }
+
     @Override
     public SqlStatement addToCounterStatement() {
         return SqlStatement.of("MERGE INTO idempotency_counter WITH (HOLDLOCK) AS t"

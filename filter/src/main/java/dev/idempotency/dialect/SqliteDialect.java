@@ -86,6 +86,19 @@ final class SqliteDialect extends SqlDialect {
                 + " SET mode = excluded.mode, changed_by = excluded.changed_by, changed_at = excluded.changed_at");
     }
 
+    /** SQLite's two-argument {@code min} and {@code max} are its scalar LEAST and GREATEST. */
+    @Override
+    public SqlStatement addToKeylessDayStatement() {
+        return SqlStatement.of("INSERT INTO idempotency_keyless_day (operation, principal, user_agent, utc_day,"
+                + " requests, duplicates, first_seen, last_seen) VALUES (:operation, :principal, :userAgent, :day,"
+                + " :requests, :duplicates, :firstSeen, :lastSeen)"
+                + " ON CONFLICT (operation, principal, user_agent, utc_day) DO UPDATE"
+                + " SET requests = idempotency_keyless_day.requests + excluded.requests,"
+                + " duplicates = idempotency_keyless_day.duplicates + excluded.duplicates,"
+                + " first_seen = min(idempotency_keyless_day.first_seen, excluded.first_seen),"
+                + " last_seen = max(idempotency_keyless_day.last_seen, excluded.last_seen)");
+    }
+
     @Override
     public SqlStatement addToCounterStatement() {
         return SqlStatement.of("INSERT INTO idempotency_counter (operation, counter, principal, user_agent, count,"

@@ -201,10 +201,7 @@ public final class OpenApiAdditions {
                         + " Whether a request without a key runs depends on the operation's rollout mode, which"
                         + " operators switch at run time (OPTIONAL runs it unprotected, REQUIRED refuses it with 400"
                         + " `idempotency-key-required`), so it is not marked required here.")
-                .schema(OASFactory.createSchema()
-                        .addType(Schema.SchemaType.STRING)
-                        .minLength(1)
-                        .pattern("^[\\x20-\\x7E]+$"));
+                .schema(TypedSchemas.of(Schema.SchemaType.STRING).minLength(1).pattern("^[\\x20-\\x7E]+$"));
     }
 
     private static void addStoredResponseHeaders(APIResponse response) {
@@ -215,16 +212,14 @@ public final class OpenApiAdditions {
                         .description("`true` when this is the stored response of an earlier request with the same key"
                                 + " and the same request, sent again without running the operation; absent from the"
                                 + " first response.")
-                        .schema(OASFactory.createSchema()
-                                .addType(Schema.SchemaType.STRING)
-                                .addEnumeration("true")));
+                        .schema(TypedSchemas.of(Schema.SchemaType.STRING).addEnumeration("true")));
         addHeaderUnlessDeclared(
                 response,
                 WireNames.EXPIRES_HEADER,
                 OASFactory.createHeader()
                         .description("Until when a retry with the same key gets this response back, as an HTTP date"
                                 + " (RFC 9110). Sent with a keyed request's stored response and with every replay.")
-                        .schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING)));
+                        .schema(TypedSchemas.of(Schema.SchemaType.STRING)));
     }
 
     private static void addHeaderUnlessDeclared(APIResponse response, String name, Header header) {
@@ -271,30 +266,25 @@ public final class OpenApiAdditions {
                 "From the idempotency filter, as RFC 9457 problem details; the request left nothing behind. Its"
                         + " `type` is one of: ",
                 ".");
-        Schema type = OASFactory.createSchema().addType(Schema.SchemaType.STRING);
+        Schema type = TypedSchemas.of(Schema.SchemaType.STRING);
         for (Problem problem : problems) {
             types.add("`" + problem.type() + "` (" + problem.title() + ")");
             type.addEnumeration(problem.type());
         }
-        Schema body = OASFactory.createSchema()
-                .addType(Schema.SchemaType.OBJECT)
+        Schema body = TypedSchemas.of(Schema.SchemaType.OBJECT)
                 .addProperty("type", type)
-                .addProperty("title", OASFactory.createSchema().addType(Schema.SchemaType.STRING))
+                .addProperty("title", TypedSchemas.of(Schema.SchemaType.STRING))
                 .addProperty(
-                        "status",
-                        OASFactory.createSchema()
-                                .addType(Schema.SchemaType.INTEGER)
-                                .addEnumeration(status))
-                .addProperty("detail", OASFactory.createSchema().addType(Schema.SchemaType.STRING))
-                .addProperty("instance", OASFactory.createSchema().addType(Schema.SchemaType.STRING));
+                        "status", TypedSchemas.of(Schema.SchemaType.INTEGER).addEnumeration(status))
+                .addProperty("detail", TypedSchemas.of(Schema.SchemaType.STRING))
+                .addProperty("instance", TypedSchemas.of(Schema.SchemaType.STRING));
         if (problems.contains(Problem.KEY_REUSED)) {
             body.addProperty(
                     WireNames.MISMATCHES_MEMBER,
-                    OASFactory.createSchema()
-                            .addType(Schema.SchemaType.ARRAY)
+                    TypedSchemas.of(Schema.SchemaType.ARRAY)
                             .description("JSON pointers into the canonical request where it differs from the stored"
                                     + " one, such as `/body/json/amount`.")
-                            .items(OASFactory.createSchema().addType(Schema.SchemaType.STRING)));
+                            .items(TypedSchemas.of(Schema.SchemaType.STRING)));
         }
         APIResponse response = OASFactory.createAPIResponse()
                 .description(types.toString())
@@ -305,7 +295,7 @@ public final class OpenApiAdditions {
                     WireNames.RETRY_AFTER_HEADER,
                     OASFactory.createHeader()
                             .description("Seconds to wait before retrying with the same key and the same request.")
-                            .schema(OASFactory.createSchema().addType(Schema.SchemaType.INTEGER)));
+                            .schema(TypedSchemas.of(Schema.SchemaType.INTEGER)));
         }
         return response;
     }

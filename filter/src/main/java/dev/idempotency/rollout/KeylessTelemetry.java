@@ -7,8 +7,9 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Counts keyless requests to covered operations, per operation and per client (principal and User-Agent
- * family), so an operator can see when it is safe to require keys. Counts live in memory on this node
- * since it started.
+ * family), so an operator can see when it is safe to require keys. Totals live in memory on this node
+ * since it started; each request also goes to the day-by-day {@link KeylessHistory}, marked when it is one of
+ * the {@link ProbableDuplicates}.
  *
  * <p>Thread-safe and cheap on the request path: one map lookup and one {@link LongAdder} increment.
  * Memory is bounded: past {@value #MAX_CLIENTS_PER_OPERATION} distinct clients of one operation, further
@@ -33,16 +34,30 @@ public final class KeylessTelemetry {
     private static final Client OTHER = new Client("other", "other");
 
     private final Map<String, Map<Client, LongAdder>> counts = new ConcurrentHashMap<>();
+    private final KeylessHistory history;
+    private final ProbableDuplicates duplicates;
 
-    public void count(String operation, String principal, String userAgent) {
+    public KeylessTelemetry(KeylessHistory history, ProbableDuplicates duplicates) {
+        this.history = history;
+        this.duplicates = duplicates;
+    }
+
+    /** Counts one keyless request of {@code operation}, and tells the history whether it probably ran twice. */
+    public void count(String operation, String principal, String userAgent, KeylessRequest request) {
         Client client = new Client(principal == null ? "anonymous" : principal, UserAgentFamily.of(userAgent));
         Map<Client, LongAdder> clients = counts.computeIfAbsent(operation, o -> new ConcurrentHashMap<>());
         LongAdder count = clients.get(client);
         if (count == null) {
-            Client counted = clients.size() < MAX_CLIENTS_PER_OPERATION ? client : OTHER;
-            count = clients.computeIfAbsent(counted, c -> new LongAdder());
+            client = clients.size() < MAX_CLIENTS_PER_OPERATION ? client : OTHER;
+            count = clients.computeIfAbsent(client, c -> new LongAdder());
         }
         count.increment();
+        history.record(operation, client, duplicates.isProbableDuplicate(client, request));
+    }
+
+    /** The day-by-day counts not yet flushed to the cluster-wide history. */
+    public KeylessHistory history() {
+        return history;
     }
 
     /** Operation → client → count, sorted, as of now. */

@@ -4,7 +4,7 @@ import dev.idempotency.StoreException;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.dialect.SqlStatement;
 import dev.idempotency.dialect.SqlStatement.Values;
-import dev.idempotency.tx.JtaTransaction;
+import dev.idempotency.tx.Transaction;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -40,7 +40,7 @@ public final class RolloutModes {
 
     private final RolloutMode defaultMode;
     private final Duration refresh;
-    private final JtaTransaction transaction;
+    private final Transaction transaction;
     private final DataSource dataSource;
     private final SqlDialect dialect;
     private final Instant defaultSince = Instant.now();
@@ -49,7 +49,7 @@ public final class RolloutModes {
     public RolloutModes(
             RolloutMode defaultMode,
             Duration refresh,
-            JtaTransaction transaction,
+            Transaction transaction,
             DataSource dataSource,
             SqlDialect dialect) {
         this.defaultMode = defaultMode;

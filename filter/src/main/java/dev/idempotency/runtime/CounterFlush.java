@@ -5,8 +5,11 @@ import dev.idempotency.metrics.OperationCounters;
 import dev.idempotency.metrics.Outcome;
 import dev.idempotency.rollout.KeylessTelemetry;
 import dev.idempotency.store.CounterStore;
-import dev.idempotency.tx.JtaTransaction;
+import dev.idempotency.store.KeylessDay;
+import dev.idempotency.store.KeylessDayStore;
+import dev.idempotency.tx.Transaction;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -15,7 +18,8 @@ import java.util.logging.Logger;
  * Adds what this node counted since the last flush to the cluster-wide counters, on the container's
  * scheduler and once more when the application stops: one short transaction per flush, one row per counter
  * that moved, however many requests there were. A failed flush loses nothing; its increments go with the
- * next one. Only the increments since the last flush are lost if the JVM dies.
+ * next one. Only the increments since the last flush are lost if the JVM dies. The keyless history's days go in
+ * the same transaction, so the totals and the history agree.
  *
  * <p>Thread-safe: the scheduler runs one flush at a time, and {@code stop} runs after it is cancelled.
  */
@@ -25,17 +29,24 @@ final class CounterFlush implements Runnable {
 
     private static final Logger LOG = Logger.getLogger(CounterFlush.class.getName());
 
-    private final JtaTransaction transaction;
+    private final Transaction transaction;
     private final CounterStore store;
     private final JmxMetrics metrics;
     private final KeylessTelemetry keyless;
+    private final KeylessDayStore days;
     private final Map<CounterStore.Key, Long> flushed = new HashMap<>();
 
-    CounterFlush(JtaTransaction transaction, CounterStore store, JmxMetrics metrics, KeylessTelemetry keyless) {
+    CounterFlush(
+            Transaction transaction,
+            CounterStore store,
+            JmxMetrics metrics,
+            KeylessTelemetry keyless,
+            KeylessDayStore days) {
         this.transaction = transaction;
         this.store = store;
         this.metrics = metrics;
         this.keyless = keyless;
+        this.days = days;
     }
 
     @Override
@@ -48,16 +59,21 @@ final class CounterFlush implements Runnable {
                 increments.put(key, increment);
             }
         });
-        if (increments.isEmpty()) {
+        List<KeylessDay> keylessDays = keyless.history().take();
+        if (increments.isEmpty() && keylessDays.isEmpty()) {
             return;
         }
         try {
             transaction.inTransaction(() -> {
-                store.add(increments);
+                if (!increments.isEmpty()) {
+                    store.add(increments);
+                }
+                days.add(keylessDays);
                 return null;
             });
             flushed.putAll(current);
         } catch (RuntimeException e) {
+            keyless.history().giveBack(keylessDays);
             LOG.log(
                     Level.WARNING,
                     "adding this node's counts to idempotency_counter failed; the next flush adds them",

@@ -3,7 +3,6 @@ package dev.idempotency.runtime;
 import dev.idempotency.ConfigurationException;
 import dev.idempotency.config.IdempotencyConfig;
 import dev.idempotency.config.Operation;
-import dev.idempotency.config.SchemaAction;
 import dev.idempotency.config.SettingsParser;
 import dev.idempotency.core.HeaderScope;
 import dev.idempotency.core.IdempotentExecutor;
@@ -12,59 +11,60 @@ import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.metrics.JmxMetrics;
 import dev.idempotency.metrics.OutcomeListener;
 import dev.idempotency.metrics.ServerMetrics;
+import dev.idempotency.rollout.KeylessHistory;
 import dev.idempotency.rollout.KeylessTelemetry;
+import dev.idempotency.rollout.ProbableDuplicates;
 import dev.idempotency.rollout.RolloutModes;
 import dev.idempotency.servlet.IdempotentRequestHandler;
 import dev.idempotency.store.CounterStore;
-import dev.idempotency.store.FilterSchema;
+import dev.idempotency.store.KeylessDayStore;
 import dev.idempotency.store.RequestResultStore;
 import dev.idempotency.tx.JtaTransaction;
-import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.servlet.ServletContext;
 import jakarta.transaction.UserTransaction;
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.HashMap;
+import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 
 /**
  * Everything one mapped idempotency filter needs at run time, built once per filter name and kept in the
- * servlet context, so the filter, the admin servlet and the start-up check share one configuration, one
- * rollout cache and one set of keyless counters.
+ * servlet context ({@link RuntimeRegistry}), so the filter, the admin servlet and the start-up check share one
+ * configuration, one store, one rollout cache and one set of keyless counters. It composes the parts, each with
+ * one job: where the settings come from ({@link SettingsSources}), what the filter accepts of the database
+ * ({@link EnginePolicy}), and when the periodic work runs ({@link Housekeeping}, on the {@link ManagedScheduler}
+ * or on requests).
  *
  * <p>Thread-safe.
  */
 public final class FilterRuntime {
     /** Names a properties file in the WAR that holds the settings, such as {@code /WEB-INF/idempotency.properties}. */
-    public static final String INIT_PARAM_CONFIG_FILE = "config-file";
+    public static final String INIT_PARAM_CONFIG_FILE = SettingsSources.INIT_PARAM_CONFIG_FILE;
 
-    private static final String ATTRIBUTE_PREFIX = FilterRuntime.class.getName() + ".";
     private static final String USER_TRANSACTION = "java:comp/UserTransaction";
-    private static final String SCHEDULER = "java:comp/DefaultManagedScheduledExecutorService";
     private static final Logger LOG = Logger.getLogger(FilterRuntime.class.getName());
+    /**
+     * Request shapes remembered to spot keyless duplicates: about 300 bytes each (a 64-character digest, the
+     * client, the map's entry), so about 3 MB at most.
+     */
+    private static final int RECENT_KEYLESS_REQUESTS = 10_000;
 
     private final String filterName;
     private final IdempotencyConfig config;
     private final RolloutModes rolloutModes;
-    private final KeylessTelemetry keylessTelemetry = new KeylessTelemetry();
+    private final KeylessTelemetry keylessTelemetry;
     private final IdempotentRequestHandler handler;
     private final JmxMetrics metrics;
-    private final ScheduledFuture<?> keylessSummary;
-    private final ScheduledFuture<?> purge;
-    private final CounterFlush counterFlush;
-    private final ScheduledFuture<?> counterFlushes;
     private final CounterStore counters;
+    private final KeylessDayStore keylessDays;
     private final JtaTransaction transaction;
     private final RequestResultStore records;
     private final HeaderScope headerScope;
+    private final Housekeeping housekeeping;
 
     private final String dataSourceOrigin;
 
@@ -76,27 +76,8 @@ public final class FilterRuntime {
             String contextPath) {
         this.filterName = filterName;
         this.config = config;
-        SqlDialect dialect = config.database()
-                .map(database -> SqlDialect.named(database).forServer(dataSource.dataSource()))
-                .orElseGet(() -> SqlDialect.detect(dataSource.dataSource()));
+        SqlDialect dialect = EnginePolicy.accept(config, dataSource.dataSource(), "'" + dataSource.jndiName() + "'");
         this.dataSourceOrigin = "'" + dataSource.jndiName() + "' (" + dialect.name() + "), " + dataSource.origin();
-        if (!dialect.engine().tested()) {
-            if (!config.allowsUntestedEngine()) {
-                throw new ConfigurationException(untestedEngineRefused(dialect));
-            }
-            LOG.warning(experimentalEngine(dialect));
-        }
-        FilterSchema schema = new FilterSchema(dataSource.dataSource(), dialect, "'" + dataSource.jndiName() + "'");
-        switch (config.schema()) {
-            case VALIDATE -> schema.validate();
-            case CREATE -> schema.createMissing();
-            case NONE -> {}
-        }
-        if (config.database().isEmpty() || config.schema() != SchemaAction.NONE) {
-            // Only where start-up opens connections anyway: detection or the schema check.
-            LockWaitBound.warning(dialect, dataSource.dataSource(), config.lockTimeout())
-                    .ifPresent(LOG::warning);
-        }
         this.transaction = new JtaTransaction(userTransaction);
         this.records = new RequestResultStore(dataSource.dataSource(), dialect);
         this.headerScope = new HeaderScope(config.scopeHeaderKey());
@@ -105,6 +86,10 @@ public final class FilterRuntime {
         this.metrics = new JmxMetrics(
                 contextPath,
                 config.operations().stream().map(Operation::contract).toList());
+        this.keylessTelemetry = new KeylessTelemetry(
+                new KeylessHistory(Clock.systemUTC()),
+                new ProbableDuplicates(config.keylessDuplicateWindow(), RECENT_KEYLESS_REQUESTS, System::nanoTime));
+        this.keylessDays = new KeylessDayStore(dataSource.dataSource(), dialect);
         OutcomeListener listener = OutcomeListener.all(metrics, new ServerMetrics(contextPath));
         // The one executor, over the one store that erasure uses too.
         IdempotentExecutor executor = new IdempotentExecutor(
@@ -116,24 +101,23 @@ public final class FilterRuntime {
                 listener);
         this.handler = new IdempotentRequestHandler(config, executor, headerScope, keylessTelemetry, listener);
         this.counters = new CounterStore(dataSource.dataSource(), dialect);
-        this.counterFlush = new CounterFlush(transaction, counters, metrics, keylessTelemetry);
-        Optional<ManagedScheduledExecutorService> scheduler = lookup(SCHEDULER, ManagedScheduledExecutorService.class);
-        if (scheduler.isEmpty()) {
-            LOG.warning("no " + SCHEDULER + "; expired records are not purged and keyless counts are not logged");
-        }
-        this.keylessSummary = scheduler.map(this::scheduleKeylessSummary).orElse(null);
-        long flushSeconds = config.counterFlushInterval().toSeconds();
-        this.counterFlushes = scheduler
-                .map(s -> s.scheduleWithFixedDelay(counterFlush, flushSeconds, flushSeconds, TimeUnit.SECONDS))
-                .orElse(null);
-        long purgeSeconds = config.purgeInterval().toSeconds();
-        this.purge = scheduler
-                .map(s -> s.scheduleWithFixedDelay(
-                        new ExpiredRecordPurge(transaction, dataSource.dataSource(), dialect, config.purgeBatchSize()),
-                        purgeSeconds,
-                        purgeSeconds,
-                        TimeUnit.SECONDS))
-                .orElse(null);
+        CounterFlush counterFlush = new CounterFlush(transaction, counters, metrics, keylessTelemetry, keylessDays);
+        this.housekeeping = new Housekeeping(
+                ManagedScheduler.find(filterName),
+                List.of(
+                        new Housekeeping.Task(keylessSummary(), config.keylessLogInterval()),
+                        new Housekeeping.Task(counterFlush, config.counterFlushInterval()),
+                        new Housekeeping.Task(
+                                new ExpiredRecordPurge(
+                                        transaction,
+                                        records,
+                                        keylessDays,
+                                        config.purgeBatchSize(),
+                                        config.keylessHistoryDays()),
+                                config.purgeInterval())),
+                // What this node counted since the last flush still counts for the cluster.
+                counterFlush,
+                System::nanoTime);
     }
 
     /**
@@ -143,38 +127,23 @@ public final class FilterRuntime {
      */
     public static FilterRuntime of(
             ServletContext servletContext, String filterName, Map<String, String> initParameters) {
-        synchronized (servletContext) {
-            Object existing = servletContext.getAttribute(ATTRIBUTE_PREFIX + filterName);
-            if (existing instanceof FilterRuntime runtime) {
-                return runtime;
-            }
+        return RuntimeRegistry.of(servletContext, filterName, () -> {
             FilterRuntime runtime = create(servletContext, filterName, initParameters);
-            servletContext.setAttribute(ATTRIBUTE_PREFIX + filterName, runtime);
             LOG.info(() -> "Idempotency filter '" + filterName + "' protects "
                     + runtime.config.operations().size() + " operation(s), with records on datasource "
                     + runtime.dataSourceOrigin + ": " + runtime.config);
             return runtime;
-        }
-    }
-
-    /** The start-up warning for an engine this project's build does not run. */
-    static String untestedEngineRefused(SqlDialect dialect) {
-        return "the datasource's engine, " + dialect.name() + ", is one this project's build cannot run: its SQL was"
-                + " written from the vendor's manual and has never run here. Run the store check against this"
-                + " database (docs/engines.md#check-your-database); when every check passes, set untested-engine ="
-                + " allow to start the filter on it, knowing that this project has not proven it";
-    }
-
-    static String experimentalEngine(SqlDialect dialect) {
-        return "the datasource's engine, " + dialect.name() + ", is EXPERIMENTAL: this project's build does not run"
-                + " it, and its SQL was written from the vendor's manual; run the store check against this database"
-                + " before relying on it (docs/engines.md#check-your-database)";
+        });
     }
 
     /** The runtime of an already started filter, if there is one by that name. */
     public static Optional<FilterRuntime> find(ServletContext servletContext, String filterName) {
-        return Optional.ofNullable(servletContext.getAttribute(ATTRIBUTE_PREFIX + filterName))
-                .map(FilterRuntime.class::cast);
+        return RuntimeRegistry.find(servletContext, filterName);
+    }
+
+    /** Whether MicroProfile Config names the operations, which installs the filter as the settings file does. */
+    public static boolean configuredByMicroProfile(ServletContext servletContext) {
+        return SettingsSources.configuredByMicroProfile(servletContext);
     }
 
     public IdempotencyConfig config() {
@@ -196,6 +165,11 @@ public final class FilterRuntime {
     /** The cluster-wide counters: every node's flushed outcome and keyless counts, summed. */
     public CounterStore counters() {
         return counters;
+    }
+
+    /** The cluster-wide keyless history: every node's flushed keyless requests per client and day. */
+    public KeylessDayStore keylessDays() {
+        return keylessDays;
     }
 
     /**
@@ -230,29 +204,29 @@ public final class FilterRuntime {
         return metrics;
     }
 
-    /** Stops the periodic keyless summary and purge, and unregisters the MBeans; the application is going away. */
+    /**
+     * Called by a covered request before its transaction begins: on a server without a managed scheduler, runs the
+     * housekeeping whose interval is over (see {@link Housekeeping}); otherwise does nothing.
+     */
+    public void requestArrived() {
+        housekeeping.requestArrived();
+    }
+
+    /** Stops the periodic work, flushes the counters once more, and unregisters the MBeans. */
     public void stop() {
-        for (ScheduledFuture<?> task : new ScheduledFuture<?>[] {keylessSummary, purge, counterFlushes}) {
-            if (task != null) {
-                task.cancel(false);
-            }
-        }
-        // What this node counted since the last flush still counts for the cluster.
-        counterFlush.run();
+        housekeeping.stop();
         metrics.stop();
     }
 
     private static FilterRuntime create(
             ServletContext servletContext, String filterName, Map<String, String> initParameters) {
         try {
-            IdempotencyConfig config = SettingsParser.parse(settings(initParameters, servletContext));
-            UserTransaction userTransaction = lookup(USER_TRANSACTION, UserTransaction.class)
-                    .orElseThrow(() -> new ConfigurationException("no UserTransaction at " + USER_TRANSACTION
-                            + "; the filter needs a Jakarta EE container with JTA"));
+            IdempotencyConfig config = SettingsParser.parse(SettingsSources.read(initParameters, servletContext));
+            ServerApis.requireTransactions(servletContext.getClassLoader());
             return new FilterRuntime(
                     filterName,
                     config,
-                    userTransaction,
+                    userTransaction(),
                     ApplicationDataSource.find(config, servletContext),
                     servletContext.getContextPath());
         } catch (ConfigurationException e) {
@@ -266,92 +240,30 @@ public final class FilterRuntime {
         }
     }
 
-    private ScheduledFuture<?> scheduleKeylessSummary(ManagedScheduledExecutorService scheduler) {
-        long seconds = config.keylessLogInterval().toSeconds();
-        String[] lastLogged = {""};
-        return scheduler.scheduleAtFixedRate(
-                () -> {
-                    String summary = keylessTelemetry.summary();
-                    if (!summary.isEmpty() && !summary.equals(lastLogged[0])) {
-                        LOG.info("keyless requests to '" + filterName + "' since start: " + summary);
-                        lastLogged[0] = summary;
-                    }
-                },
-                seconds,
-                seconds,
-                TimeUnit.SECONDS);
-    }
-
-    /**
-     * Every setting from its one place: init-params, the properties file named by {@code config-file}, and
-     * MicroProfile Config ({@code idempotency.<setting>}) where the server has it.
-     *
-     * @throws ConfigurationException if a setting is given in two places
-     */
-    private static Map<String, String> settings(Map<String, String> initParameters, ServletContext servletContext) {
-        Map<String, String> parameters = new HashMap<>(initParameters);
-        String file = parameters.remove(INIT_PARAM_CONFIG_FILE);
-        Map<String, String> settings = new HashMap<>();
-        Map<String, String> places = new HashMap<>();
-        merge(settings, places, parameters, name -> "as an init-param");
-        if (file != null) {
-            merge(settings, places, readFile(servletContext, file), name -> "in '" + file + "'");
-        }
-        if (MicroProfileSettings.isAvailable(servletContext.getClassLoader())) {
-            merge(
-                    settings,
-                    places,
-                    MicroProfileSettings.read(servletContext.getClassLoader()),
-                    name -> "in MicroProfile Config (" + MicroProfileSettings.PREFIX + name + ")");
-        }
-        return settings;
-    }
-
-    /** Whether MicroProfile Config names the operations, which installs the filter as the settings file does. */
-    public static boolean configuredByMicroProfile(ServletContext servletContext) {
-        return MicroProfileSettings.isAvailable(servletContext.getClassLoader())
-                && MicroProfileSettings.namesOperations(servletContext.getClassLoader());
-    }
-
-    private static void merge(
-            Map<String, String> settings,
-            Map<String, String> places,
-            Map<String, String> source,
-            Function<String, String> place) {
-        for (Map.Entry<String, String> setting : source.entrySet()) {
-            String name = setting.getKey();
-            if (settings.containsKey(name)) {
-                throw new ConfigurationException("'" + name + "' is set both " + places.get(name) + " and "
-                        + place.apply(name) + "; set it in one place");
-            }
-            settings.put(name, setting.getValue());
-            places.put(name, place.apply(name));
-        }
-    }
-
-    private static Map<String, String> readFile(ServletContext servletContext, String file) {
-        Properties properties = new Properties();
-        try (InputStream in = servletContext.getResourceAsStream(file)) {
-            if (in == null) {
-                throw new ConfigurationException(INIT_PARAM_CONFIG_FILE + ": no file '" + file + "' in the WAR");
-            }
-            properties.load(in);
-        } catch (IOException e) {
-            throw new ConfigurationException(INIT_PARAM_CONFIG_FILE + ": '" + file + "' could not be read: " + e);
-        }
-        Map<String, String> settings = new HashMap<>();
-        for (String name : properties.stringPropertyNames()) {
-            settings.put(name, properties.getProperty(name));
-        }
-        return settings;
-    }
-
-    private static <T> Optional<T> lookup(String name, Class<T> type) {
+    private static UserTransaction userTransaction() {
+        String cause = "it is not a UserTransaction";
         try {
-            Object found = new InitialContext().lookup(name);
-            return type.isInstance(found) ? Optional.of(type.cast(found)) : Optional.empty();
+            if (new InitialContext().lookup(USER_TRANSACTION) instanceof UserTransaction found) {
+                return found;
+            }
         } catch (NamingException e) {
-            return Optional.empty();
+            cause = e.toString();
         }
+        // Seen on Open Liberty with servlet-6.0 and jdbc-4.3 alone: the API is visible, the name is not bound.
+        throw new ConfigurationException("no UserTransaction at " + USER_TRANSACTION + " (" + cause + "); the filter"
+                + " needs a Jakarta EE container with JTA (on Open Liberty, add the feature jndi-1.0 if no other"
+                + " feature brings it)");
+    }
+
+    /** Logs the keyless requests counted since start, when they changed since the last summary. */
+    private Runnable keylessSummary() {
+        // Runs on the scheduler's threads or on request threads, one at a time, but not always on the same thread.
+        AtomicReference<String> lastLogged = new AtomicReference<>("");
+        return () -> {
+            String summary = keylessTelemetry.summary();
+            if (!summary.isEmpty() && !summary.equals(lastLogged.getAndSet(summary))) {
+                LOG.info("keyless requests to '" + filterName + "' since start: " + summary);
+            }
+        };
     }
 }

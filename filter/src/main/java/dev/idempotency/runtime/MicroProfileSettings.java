@@ -13,7 +13,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 /**
  * The filter's settings from MicroProfile Config, as {@code idempotency.<setting>} (for example {@code
  * idempotency.operations}, or the environment variable {@code IDEMPOTENCY_OPERATIONS}), where the server
- * provides MicroProfile Config. Loaded only after {@link #isAvailable} said so, so the jar needs no
+ * provides MicroProfile Config. Loaded only after {@link SettingsSources} found the API visible, so the jar needs no
  * MicroProfile API on servers without it. Public for the OpenAPI filter, which reads the same properties while the
  * server builds the application's OpenAPI document.
  *
@@ -21,19 +21,10 @@ import org.eclipse.microprofile.config.ConfigProvider;
  */
 public final class MicroProfileSettings {
     public static final String PREFIX = "idempotency.";
-    private static final String CONFIG_PROVIDER = "org.eclipse.microprofile.config.ConfigProvider";
+    /** The API class whose visibility says whether the server has MicroProfile Config; a constant, so asking costs no load. */
+    static final String CONFIG_PROVIDER = "org.eclipse.microprofile.config.ConfigProvider";
 
     private MicroProfileSettings() {}
-
-    /** Whether the application can see MicroProfile Config. */
-    static boolean isAvailable(ClassLoader application) {
-        try {
-            Class.forName(CONFIG_PROVIDER, false, application);
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
-    }
 
     /**
      * Whether {@code idempotency.operations} is set, which installs the filter. Nothing else is checked: an

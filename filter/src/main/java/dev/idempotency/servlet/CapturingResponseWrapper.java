@@ -83,9 +83,16 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
         this.request = request;
     }
 
+    /**
+     * {@link RequestDispatcher#INCLUDE_REQUEST_URI}, built from the API's package when the class loads rather than
+     * inlined by the compiler as text: the {@code javax} build renames the class reference, so there it reads
+     * {@code javax.servlet.include.request_uri}, the attribute an EE 8 container sets.
+     */
+    private static final String INCLUDE_REQUEST_URI = RequestDispatcher.class.getPackageName() + ".include.request_uri";
+
     /** Whether an included resource is running: the container sets this attribute for the include's duration. */
     private boolean including() {
-        return request != null && request.getAttribute(RequestDispatcher.INCLUDE_REQUEST_URI) != null;
+        return request != null && request.getAttribute(INCLUDE_REQUEST_URI) != null;
     }
 
     /**

@@ -255,7 +255,7 @@ public final class IdempotentRequestHandler {
                             + " JTA transaction, so every keyed request to it fails; the container refused with: "
                             + refusal.get() + ". Let the code join the container's transaction (no commit, rollback,"
                             + " setAutoCommit or UserTransaction.begin), or remove the operation from 'operations'."
-                            + " See docs/getting-started.md, 'Applications not shaped like REST resources'"
+                            + " See docs/legacy-applications.md, 'Applications not shaped like REST resources'"
                             + " (logged once per operation)",
                     failure);
         }

@@ -43,7 +43,10 @@ final class KeylessGate {
             throws ProblemException {
         Principal principal = request.getUserPrincipal();
         telemetry.count(
-                operation.contract(), principal == null ? null : principal.getName(), request.getHeader("User-Agent"));
+                operation.contract(),
+                principal == null ? null : principal.getName(),
+                request.getHeader("User-Agent"),
+                KeylessRequests.describe(request));
         if (rollout.mode() == RolloutMode.REQUIRED) {
             throw catalogue.keyRequired(operation.contract());
         }

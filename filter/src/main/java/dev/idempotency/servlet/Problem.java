@@ -13,6 +13,7 @@ public enum Problem {
     SCOPE_REQUIRED(400, "scope-required", "Scope required"),
     AUTHENTICATION_REQUIRED(401, "authentication-required", "Authentication required"),
     REPLAY_FORBIDDEN(403, "replay-forbidden", "Replay not allowed"),
+    CSRF_TOKEN_INVALID(403, "csrf-token-invalid", "Missing or invalid CSRF token"),
     OPERATION_UNKNOWN(404, "operation-unknown", "Unknown operation"),
     REQUEST_IN_PROGRESS(409, "request-in-progress", "Request with this key is in progress"),
     REQUEST_INCOMPLETE(400, "request-body-incomplete", "Request body incomplete"),
@@ -70,7 +71,8 @@ public enum Problem {
                     SCOPE_REQUIRED,
                     REPLAY_FORBIDDEN,
                     KEY_EXPIRED,
-                    OPERATION_UNKNOWN -> Outcome.REJECTED;
+                    OPERATION_UNKNOWN,
+                    CSRF_TOKEN_INVALID -> Outcome.REJECTED;
         };
     }
 }

@@ -42,6 +42,9 @@ public final class FilterSchema {
         TABLES.put("idempotency_rollout", "operation, mode, changed_by, changed_at");
         TABLES.put("idempotency_rollout_history", "id, operation, mode, changed_by, changed_at");
         TABLES.put("idempotency_counter", "operation, counter, principal, user_agent, count, updated_at");
+        TABLES.put(
+                "idempotency_keyless_day",
+                "operation, principal, user_agent, utc_day, requests, duplicates, first_seen, last_seen");
     }
 
     private final DataSource dataSource;

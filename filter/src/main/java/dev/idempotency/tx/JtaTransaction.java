@@ -54,31 +54,6 @@ public final class JtaTransaction implements Transaction {
         }
     }
 
-    /** Work done in a transaction of its own. */
-    @FunctionalInterface
-    public interface Work<T, E extends Exception> {
-        T run() throws E;
-    }
-
-    /**
-     * Runs {@code work} in a transaction of its own, with the container's default timeout: committed if the work
-     * returns, rolled back if it throws. For the filter's housekeeping (purge, counters, rollout switches,
-     * erasure); requests have their own boundary, where the claim may be retried.
-     *
-     * @throws E what the work threw, after the rollback
-     * @throws CommitFailedException if the commit failed
-     */
-    public <T, E extends Exception> T inTransaction(Work<T, E> work) throws E {
-        begin(Optional.empty());
-        try {
-            T result = work.run();
-            commit();
-            return result;
-        } finally {
-            rollback();
-        }
-    }
-
     /**
      * Whether the transaction can still commit. The application may have marked it rollback-only, or the
      * transaction manager may have rolled it back on timeout, while still answering 200.

@@ -1,5 +1,6 @@
 package dev.idempotency.tx;
 
+import jakarta.transaction.NotSupportedException;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -32,8 +33,12 @@ public final class TransactionControlAttempt {
             "wtrn0017w",
             "nested transaction");
 
-    /** The name of JTA's exception for a {@code begin()} on a thread that already has a transaction. */
-    private static final String NOT_SUPPORTED = "jakarta.transaction.NotSupportedException";
+    /**
+     * The name of JTA's exception for a {@code begin()} on a thread that already has a transaction. Taken from the
+     * class, not written as text, so that the {@code javax} build (whose class references are renamed, but not the
+     * text of string constants) names {@code javax.transaction.NotSupportedException}.
+     */
+    private static final String NOT_SUPPORTED = NotSupportedException.class.getName();
 
     private TransactionControlAttempt() {}
 

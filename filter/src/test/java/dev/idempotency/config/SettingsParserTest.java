@@ -576,4 +576,46 @@ class SettingsParserTest {
         assertRefused(
                 Map.of("operations", DEBITS, "schema", "update"), "schema", "validate, create or none", "'update'");
     }
+
+    // Keyless history and readiness
+
+    @Test
+    void readsTheKeylessHistoryAndReadinessSettings() {
+        Map<String, String> settings = with("keyless-history-days", "120");
+        settings.put("readiness-quiet-days", "45");
+        settings.put("keyless-duplicate-window", "PT30S");
+
+        IdempotencyConfig config = SettingsParser.parse(settings);
+
+        assertEquals(120, config.keylessHistoryDays());
+        assertEquals(45, config.readinessQuietDays());
+        assertEquals(Duration.ofSeconds(30), config.keylessDuplicateWindow());
+    }
+
+    @Test
+    void keylessHistoryAndReadinessDefaultToNinetyAndThirtyDaysAndTenSeconds() {
+        IdempotencyConfig config = SettingsParser.parse(Map.of("operations", DEBITS));
+
+        assertEquals(90, config.keylessHistoryDays());
+        assertEquals(30, config.readinessQuietDays());
+        assertEquals(Duration.ofSeconds(10), config.keylessDuplicateWindow());
+    }
+
+    @Test
+    void refusesAQuietPeriodLongerThanTheHistoryKept() {
+        Map<String, String> settings = with("keyless-history-days", "20");
+        settings.put("readiness-quiet-days", "30");
+
+        assertRefused(settings, "readiness-quiet-days", "keyless-history-days (20)", "was 30");
+    }
+
+    @Test
+    void refusesAKeylessHistoryShorterThanAWeek() {
+        assertRefused(with("keyless-history-days", "6"), "keyless-history-days", "6");
+    }
+
+    @Test
+    void refusesADuplicateWindowLongerThanAnHour() {
+        assertRefused(with("keyless-duplicate-window", "PT2H"), "keyless-duplicate-window", "PT1H", "PT2H");
+    }
 }

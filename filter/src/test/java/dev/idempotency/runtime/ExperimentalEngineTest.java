@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class ExperimentalEngineTest {
     @Test
     void theRefusalSaysHowToOptInAndWhatItMeans() {
-        String refusal = FilterRuntime.untestedEngineRefused(SqlDialect.named("mysql"));
+        String refusal = EnginePolicy.untestedEngineRefused(SqlDialect.named("mysql"));
 
         assertTrue(refusal.contains("MySQL, is one this project's build cannot run"), refusal);
         assertTrue(refusal.contains("docs/engines.md#check-your-database"), refusal);
@@ -35,7 +35,7 @@ class ExperimentalEngineTest {
 
     @Test
     void theStartUpWarningSaysExperimentalAndNamesTheStoreCheck() {
-        String warning = FilterRuntime.experimentalEngine(SqlDialect.named("mysql"));
+        String warning = EnginePolicy.experimentalEngine(SqlDialect.named("mysql"));
 
         assertTrue(warning.contains("MySQL, is EXPERIMENTAL"), warning);
         assertTrue(warning.contains("docs/engines.md#check-your-database"), warning);

@@ -6,13 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.idempotency.config.IdempotencyConfig;
 import dev.idempotency.config.Operation;
 import dev.idempotency.config.SettingsParser;
+import dev.idempotency.rollout.KeylessHistory;
 import dev.idempotency.rollout.KeylessTelemetry;
+import dev.idempotency.rollout.ProbableDuplicates;
 import dev.idempotency.rollout.RolloutMode;
 import dev.idempotency.rollout.RolloutModes;
 import dev.idempotency.testing.StrictProxy;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.security.Principal;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,7 +30,9 @@ class KeylessGateTest {
     private static final Instant CHANGED_AT = Instant.parse("2026-11-01T00:00:00Z");
 
     private final StrictProxy proxies = new StrictProxy();
-    private final KeylessTelemetry telemetry = new KeylessTelemetry();
+    private final KeylessTelemetry telemetry = new KeylessTelemetry(
+            new KeylessHistory(Clock.systemUTC()),
+            new ProbableDuplicates(Duration.ofSeconds(10), 100, System::nanoTime));
     private final Operation operation = Operation.parse("POST /debits = debit:v1");
     /** Every header set on the response, in order, as {@code set Name: value} or {@code add Name: value}. */
     private final List<String> headers = new ArrayList<>();
@@ -52,7 +58,15 @@ class KeylessGateTest {
     private HttpServletRequest request(String principal, String userAgent) {
         Principal caller = principal == null ? null : () -> principal;
         return proxies.of(
-                HttpServletRequest.class, Map.of("getUserPrincipal", args -> caller, "getHeader", args -> userAgent));
+                HttpServletRequest.class,
+                Map.of(
+                        "getUserPrincipal", args -> caller,
+                        "getHeader", args -> "User-Agent".equals(args[0]) ? userAgent : null,
+                        "getMethod", args -> "POST",
+                        "getRequestURI", args -> "/debits",
+                        "getQueryString", args -> null,
+                        "getContentType", args -> "application/json",
+                        "getContentLengthLong", args -> 17L));
     }
 
     private static RolloutModes.Setting in(RolloutMode mode) {

@@ -39,7 +39,7 @@ class FilterSchemaTest {
         assertTrue(
                 e.getMessage()
                         .contains("[request_result, idempotency_rollout, idempotency_rollout_history,"
-                                + " idempotency_counter]"),
+                                + " idempotency_counter, idempotency_keyless_day]"),
                 e.getMessage());
         assertTrue(e.getMessage().contains("META-INF/idempotency/h2.sql"), e.getMessage());
         assertTrue(e.getMessage().contains("schema = create"), e.getMessage());

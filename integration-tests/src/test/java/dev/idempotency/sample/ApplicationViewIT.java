@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The application's view of its key (docs/getting-started.md): a CDI application with the {@code idempotency-cdi}
+ * The application's view of its key (docs/cdi.md): a CDI application with the {@code idempotency-cdi}
  * jar injects {@code IdempotentExecution}, even into an application-scoped bean, and sees the request's scope,
  * operation, key and first execution; an application without CDI reads the same from the request attribute, and
  * the filter's jar leaves CDI off for it.

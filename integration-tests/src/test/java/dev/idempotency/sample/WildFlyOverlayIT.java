@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Adoption from the server's side, the WAR untouched: a WildFly deployment overlay adds the filter's jar and its
  * settings file to the foreign inventory WAR as it is deployed, and the application is covered (replay, one
  * execution); without the overlay the same WAR is not. The overlay is made with the server's own CLI, as an
- * operator would (docs/getting-started.md, "Adopting a WAR you cannot rebuild").
+ * operator would (docs/adopting-a-built-war.md, "From the server's side").
  */
 @ExtendWith(PostgresExtension.class)
 @ExtendWith(ArquillianExtension.class)

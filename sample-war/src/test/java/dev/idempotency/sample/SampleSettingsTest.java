@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The demo's own settings, which no container test deploys (the tests use a configuration of their own):
- * they must parse, and {@code debit:v1} must be encrypted, as docs/getting-started.md shows.
+ * they must parse, and {@code debit:v1} must be encrypted, as docs/tour.md shows.
  */
 class SampleSettingsTest {
     @Test

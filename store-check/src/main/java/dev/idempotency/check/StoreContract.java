@@ -6,8 +6,11 @@ import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.dialect.SqlStatement;
 import dev.idempotency.dialect.SqlStatement.Values;
 import dev.idempotency.rollout.RolloutMode;
+import dev.idempotency.rollout.RolloutModes;
 import dev.idempotency.store.ClaimOutcome;
 import dev.idempotency.store.CounterStore;
+import dev.idempotency.store.KeylessDay;
+import dev.idempotency.store.KeylessDayStore;
 import dev.idempotency.store.ProcessedMessageStore;
 import dev.idempotency.store.RequestResultId;
 import dev.idempotency.store.RequestResultStore;
@@ -21,6 +24,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -72,6 +76,7 @@ final class StoreContract implements AutoCloseable {
     private final RequestResultStore records;
     private final ProcessedMessageStore messages;
     private final CounterStore counters;
+    private final KeylessDayStore keylessDays;
     /** Counts the statements {@link #records} runs. */
     private final StatementCounter statements = new StatementCounter();
     /** This run's prefix for every scope, subscriber and operation it writes. */
@@ -85,6 +90,7 @@ final class StoreContract implements AutoCloseable {
         this.records = new RequestResultStore(statements.counting(transactions), dialect);
         this.messages = new ProcessedMessageStore(transactions, dialect);
         this.counters = new CounterStore(transactions, dialect);
+        this.keylessDays = new KeylessDayStore(transactions, dialect);
     }
 
     static List<Check> checks() {
@@ -116,6 +122,9 @@ final class StoreContract implements AutoCloseable {
                 new Check("erasure deletes one scope's records only", StoreContract::erasure),
                 new Check("rollout switches are upserted and kept in the history", StoreContract::rollout),
                 new Check("counters add up across flushes", StoreContract::countersAddUp),
+                new Check(
+                        "keyless days add up across flushes and are trimmed by day",
+                        StoreContract::keylessDaysAddUpAndTrim),
                 new Check("a message is recorded once", StoreContract::messageOnce),
                 new Check(
                         "a concurrent redelivery waits for the first delivery, then sees it",
@@ -425,25 +434,17 @@ final class StoreContract implements AutoCloseable {
         expectRecords(1, key);
     }
 
+    /** The filter's own rollout writer and reader ({@link RolloutModes}), not a copy of their statements. */
     private void rollout() throws Exception {
         String operation = run + ":v1";
+        RolloutModes modes =
+                new RolloutModes(RolloutMode.OFF, Duration.ofHours(1), transactions, transactions, dialect);
         for (RolloutMode mode : new RolloutMode[] {RolloutMode.OPTIONAL, RolloutMode.REQUIRED}) {
-            inTransaction(() -> {
-                Values change = Values.of()
-                        .text("operation", operation)
-                        .text("mode", mode.name())
-                        .text("changedBy", "store-check");
-                try (Connection connection = transactions.getConnection()) {
-                    List<SqlStatement> statements = new ArrayList<>(dialect.upsertRolloutStatements());
-                    statements.add(dialect.insertRolloutHistoryStatement());
-                    for (SqlStatement statement : statements) {
-                        try (PreparedStatement write = statement.prepare(connection, change)) {
-                            write.executeUpdate();
-                        }
-                    }
-                }
-                return null;
-            });
+            modes.change(operation, mode, "store-check");
+        }
+        RolloutModes.Setting read = modes.settingFor(operation);
+        if (read.mode() != RolloutMode.REQUIRED || !"store-check".equals(read.changedBy())) {
+            throw new Broken("the rollout read back " + read + " after switching to REQUIRED");
         }
         Values named = Values.of().text("operation", operation);
         expectRows(
@@ -471,6 +472,45 @@ final class StoreContract implements AutoCloseable {
         if (total != 7) {
             throw new Broken("counts of 3 and 4 added up to " + total);
         }
+    }
+
+    /** On days of 1970, so that the trim can touch no real row of a database the check is run against. */
+    private void keylessDaysAddUpAndTrim() throws Exception {
+        String operation = run + ":v1";
+        LocalDate second = LocalDate.parse("1970-01-02");
+        LocalDate fifth = LocalDate.parse("1970-01-05");
+        Instant morning = Instant.parse("1970-01-02T08:00:00Z");
+        Instant noon = Instant.parse("1970-01-02T12:00:00Z");
+        Instant evening = Instant.parse("1970-01-02T20:00:00Z");
+        Instant fifthNoon = Instant.parse("1970-01-05T12:00:00Z");
+        inTransaction(() -> {
+            keylessDays.add(List.of(
+                    new KeylessDay(operation, "bob", "okhttp", second, 3, 1, noon, noon),
+                    new KeylessDay(operation, "bob", "okhttp", fifth, 1, 0, fifthNoon, fifthNoon)));
+            return null;
+        });
+        inTransaction(() -> {
+            keylessDays.add(List.of(new KeylessDay(operation, "bob", "okhttp", second, 2, 2, morning, evening)));
+            return null;
+        });
+        List<KeylessDay> expected = List.of(
+                new KeylessDay(operation, "bob", "okhttp", second, 5, 3, morning, evening),
+                new KeylessDay(operation, "bob", "okhttp", fifth, 1, 0, fifthNoon, fifthNoon));
+        List<KeylessDay> read = keylessDaysOf(operation);
+        if (!read.equals(expected)) {
+            throw new Broken("two flushes to one day read back as " + read + ", not " + expected);
+        }
+        inTransaction(() -> keylessDays.deleteBefore(LocalDate.parse("1970-01-03")));
+        List<KeylessDay> trimmed = keylessDaysOf(operation);
+        if (!trimmed.equals(expected.subList(1, 2))) {
+            throw new Broken("trimming before 1970-01-03 left " + trimmed);
+        }
+    }
+
+    private List<KeylessDay> keylessDaysOf(String operation) {
+        return keylessDays.readSince(LocalDate.parse("1970-01-01")).stream()
+                .filter(day -> day.operation().equals(operation))
+                .toList();
     }
 
     private void messageOnce() throws Exception {
@@ -540,6 +580,7 @@ final class StoreContract implements AutoCloseable {
         } catch (RequestInProgressException e) {
             return "in-progress";
         } finally {
+            gate.ended();
             transactions.rollback();
         }
     }
@@ -568,6 +609,7 @@ final class StoreContract implements AutoCloseable {
             }
             return "first";
         } finally {
+            gate.ended();
             transactions.rollback();
         }
     }
@@ -578,14 +620,7 @@ final class StoreContract implements AutoCloseable {
 
     /** Runs {@code work} in a transaction of its own, committed if it returns, rolled back if it throws. */
     static <T> T inTransaction(LocalTransactions transactions, Callable<T> work) throws Exception {
-        transactions.begin(Optional.empty());
-        try {
-            T result = work.call();
-            transactions.commit();
-            return result;
-        } finally {
-            transactions.rollback();
-        }
+        return transactions.inTransaction(work::call);
     }
 
     // Plumbing
@@ -630,10 +665,12 @@ final class StoreContract implements AutoCloseable {
 
         private final CountDownLatch reached = new CountDownLatch(1);
         private final CountDownLatch opened = new CountDownLatch(1);
+        private volatile boolean held;
         private volatile boolean passed;
 
         /** Called by the winner holding the key: waits until the gate opens, then for {@code millis}, then passes. */
         void hold(long millis) throws InterruptedException {
+            held = true;
             reached.countDown();
             if (!opened.await(LIMIT_SECONDS, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("the check never let the winner go on");
@@ -642,8 +679,13 @@ final class StoreContract implements AutoCloseable {
             passed = true;
         }
 
+        /** Called by the winner however it ends, so that a check never waits for a winner that failed to claim. */
+        void ended() {
+            reached.countDown();
+        }
+
         void awaitReached() throws InterruptedException, Broken {
-            if (!reached.await(LIMIT_SECONDS, TimeUnit.SECONDS)) {
+            if (!reached.await(LIMIT_SECONDS, TimeUnit.SECONDS) || !held) {
                 throw new Broken("the winner never held the key");
             }
         }
@@ -710,7 +752,8 @@ final class StoreContract implements AutoCloseable {
             "DELETE FROM processed_message WHERE subscriber LIKE :prefix",
             "DELETE FROM idempotency_rollout WHERE operation LIKE :prefix",
             "DELETE FROM idempotency_rollout_history WHERE operation LIKE :prefix",
-            "DELETE FROM idempotency_counter WHERE operation LIKE :prefix"
+            "DELETE FROM idempotency_counter WHERE operation LIKE :prefix",
+            "DELETE FROM idempotency_keyless_day WHERE operation LIKE :prefix"
         }) {
             try {
                 execute(sql, Values.of().text("prefix", like));

@@ -35,7 +35,7 @@ public final class DemoServer {
         System.out.println("  " + debit + " -d '{\"amount\": 101}' " + API + "/accounts/1/debits");
         System.out.println("  # the balance: 900");
         System.out.println("  curl -s -u alice:alice " + API + "/accounts/1");
-        System.out.println("\nRollout modes and keyless traffic (user operator/operator): docs/migration.md");
+        System.out.println("\nRollout modes and keyless traffic (user operator/operator): docs/rollout.md");
         System.out.println("  curl -s -u operator:operator http://localhost:8080/sample/admin/idempotency");
         System.out.println("\nPress Ctrl+C to stop WildFly and PostgreSQL.");
     }

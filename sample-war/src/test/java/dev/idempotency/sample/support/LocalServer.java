@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import java.util.stream.Stream;
 
 /**
@@ -117,12 +118,20 @@ public final class LocalServer implements AutoCloseable {
 
     @Override
     public void close() {
-        process.descendants().forEach(ProcessHandle::destroy);
+        // The server's JVM is a child of the start script: wait for it too, or its ports may still be bound
+        // when the next server on them starts.
+        List<ProcessHandle> children = process.descendants().toList();
+        children.forEach(ProcessHandle::destroy);
         process.destroy();
         try {
             process.waitFor();
+            for (ProcessHandle child : children) {
+                child.onExit().get();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("waiting for the server's processes to end failed", e);
         }
     }
 

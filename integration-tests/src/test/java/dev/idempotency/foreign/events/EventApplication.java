@@ -1,0 +1,7 @@
+package dev.idempotency.foreign.events;
+
+import jakarta.ws.rs.ApplicationPath;
+import jakarta.ws.rs.core.Application;
+
+@ApplicationPath("api")
+public class EventApplication extends Application {}
