@@ -53,7 +53,8 @@ public enum Engine {
             "Oracle Database 23ai or later (experimental, not tested)",
             false,
             OracleDialect::new),
-    SQLITE("sqlite", "SQLite", 3, 42, "sqlite", "sqlite", "SQLite 3.42 or later", true, SqliteDialect::new);
+    SQLITE("sqlite", "SQLite", 3, 42, "sqlite", "sqlite", "SQLite 3.42 or later", true, SqliteDialect::new),
+    DERBY("derby", "Apache Derby", 10, 16, "derby", "derby", "Apache Derby 10.16 or later", true, DerbyDialect::new);
 
     private final String settingValue;
     private final String productName;

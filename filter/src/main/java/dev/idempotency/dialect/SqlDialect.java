@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -125,9 +126,11 @@ public abstract class SqlDialect {
     }
 
     /**
-     * Whether a claim takes a lock on the whole database until its transaction ends, so that claims on any keys,
-     * replays included, run one after another (SQLite's one writer per file). A duplicate that must not wait then
-     * still waits for such a claim, within the shortest JDBC query timeout, and is refused past it.
+     * Whether a claim, replays included, takes a lock that it keeps until its transaction ends, so that concurrent
+     * claims run one after another: on any keys for SQLite (one writer per file), on the same key for Derby (a
+     * duplicate's failed insert keeps its lock on the existing row). A duplicate that must not wait then still
+     * waits for such a claim, within the shortest JDBC query timeout (on Derby, its own lock wait timeout), and is
+     * refused past it.
      */
     public boolean claimsOneAfterAnother() {
         return false;
@@ -222,6 +225,15 @@ public abstract class SqlDialect {
             statement.close();
             throw e;
         }
+    }
+
+    /**
+     * The bound the engine itself puts on every lock wait, where the claim's query timeout cannot shorten it
+     * ({@link #prepareClaim}): a duplicate then waits that long whatever the filter's {@code lock-timeout}. Empty
+     * where the query timeout bounds the wait (the default).
+     */
+    public Optional<Duration> lockWaitBound(Connection connection) throws SQLException {
+        return Optional.empty();
     }
 
     /**
@@ -325,10 +337,27 @@ public abstract class SqlDialect {
     public abstract SqlStatement upsertRolloutStatement();
 
     /**
+     * The statements that together do {@link #upsertRolloutStatement()}, run in order in one transaction with the
+     * same parameters: that statement alone, unless the engine has no one-statement upsert it can run (Derby).
+     */
+    public List<SqlStatement> upsertRolloutStatements() {
+        return List.of(upsertRolloutStatement());
+    }
+
+    /**
      * Adds to a counter, inserting its row if needed, atomically even when several nodes add at once.
      * Parameters: {@code :operation, :counter, :principal, :userAgent, :amount}.
      */
     public abstract SqlStatement addToCounterStatement();
+
+    /**
+     * The statements that together do {@link #addToCounterStatement()}, each run for every counter before the
+     * next, with the same parameters: that statement alone, unless the engine has no one-statement upsert it can
+     * run (Derby).
+     */
+    public List<SqlStatement> addToCounterStatements() {
+        return List.of(addToCounterStatement());
+    }
 
     /** Every counter. Columns: operation, counter, principal, user_agent, count, updated_at. */
     public SqlStatement selectCountersStatement() {
@@ -343,6 +372,15 @@ public abstract class SqlDialect {
      * :lastSeen}.
      */
     public abstract SqlStatement addToKeylessDayStatement();
+
+    /**
+     * The statements that together do {@link #addToKeylessDayStatement()}, each run for every day before the
+     * next, with the same parameters: that statement alone, unless the engine has no one-statement upsert it can
+     * run (Derby).
+     */
+    public List<SqlStatement> addToKeylessDayStatements() {
+        return List.of(addToKeylessDayStatement());
+    }
 
     /**
      * The keyless days from {@code :since} (an ISO date) on. Columns: operation, principal, user_agent, utc_day,
@@ -371,6 +409,15 @@ public abstract class SqlDialect {
     public Instant readInstant(ResultSet row, int column) throws SQLException {
         Timestamp timestamp = row.getTimestamp(column);
         return timestamp == null ? null : timestamp.toInstant();
+    }
+
+    /**
+     * {@code values} with {@code time} under {@code name}, as a parameter for a time column the dialect's DDL
+     * declares: a timestamp, unless the engine keeps times as numbers (Derby's milliseconds since the epoch). For
+     * statements written outside the dialect, such as the store check's.
+     */
+    public SqlStatement.Values withTime(SqlStatement.Values values, String name, Instant time) {
+        return values.timestamp(name, Timestamp.from(time));
     }
 
     /**

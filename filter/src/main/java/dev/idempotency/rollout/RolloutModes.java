@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -84,8 +85,9 @@ public final class RolloutModes {
                             .text("operation", operation)
                             .text("mode", mode.name())
                             .text("changedBy", changedBy);
-                    for (SqlStatement statement :
-                            List.of(dialect.upsertRolloutStatement(), dialect.insertRolloutHistoryStatement())) {
+                    List<SqlStatement> statements = new ArrayList<>(dialect.upsertRolloutStatements());
+                    statements.add(dialect.insertRolloutHistoryStatement());
+                    for (SqlStatement statement : statements) {
                         try (PreparedStatement write = statement.prepare(connection, change)) {
                             write.executeUpdate();
                         }

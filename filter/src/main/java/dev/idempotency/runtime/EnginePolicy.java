@@ -2,6 +2,7 @@ package dev.idempotency.runtime;
 
 import dev.idempotency.ConfigurationException;
 import dev.idempotency.config.IdempotencyConfig;
+import dev.idempotency.config.SchemaAction;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.store.FilterSchema;
 import java.util.logging.Logger;
@@ -11,7 +12,9 @@ import javax.sql.DataSource;
  * What the filter accepts of the database under it, decided once at start-up: which dialect it speaks (the one
  * the {@code database} setting names, or the one detected from the datasource), whether an engine this project's
  * build does not run may be used ({@code untested-engine}; refused by default, a WARNING when allowed), and what
- * becomes of the filter's tables ({@code schema}: validated, created where missing, or left alone).
+ * becomes of the filter's tables ({@code schema}: validated, created where missing, or left alone). Where the
+ * engine itself bounds a duplicate's wait beyond {@code lock-timeout} (Derby), it says so once ({@link
+ * LockWaitBound}).
  *
  * <p>Stateless.
  */
@@ -41,6 +44,10 @@ final class EnginePolicy {
             case VALIDATE -> schema.validate();
             case CREATE -> schema.createMissing();
             case NONE -> {}
+        }
+        if (config.database().isEmpty() || config.schema() != SchemaAction.NONE) {
+            // Only where start-up opens connections anyway: detection or the schema check.
+            LockWaitBound.warning(dialect, dataSource, config.lockTimeout()).ifPresent(LOG::warning);
         }
         return dialect;
     }

@@ -53,22 +53,24 @@ public final class CounterStore {
      * @throws StoreException if the database refused
      */
     public void add(Map<Key, Long> increments) {
-        SqlStatement statement = dialect.addToCounterStatement();
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement add = statement.prepare(connection)) {
-            for (Map.Entry<Key, Long> increment : new TreeMap<>(increments).entrySet()) {
-                Key key = increment.getKey();
-                statement.bind(
-                        add,
-                        Values.of()
-                                .text("operation", key.operation())
-                                .text("counter", key.counter())
-                                .text("principal", key.principal())
-                                .text("userAgent", key.userAgent())
-                                .number("amount", increment.getValue()));
-                add.addBatch();
+        try (Connection connection = dataSource.getConnection()) {
+            for (SqlStatement statement : dialect.addToCounterStatements()) {
+                try (PreparedStatement add = statement.prepare(connection)) {
+                    for (Map.Entry<Key, Long> increment : new TreeMap<>(increments).entrySet()) {
+                        Key key = increment.getKey();
+                        statement.bind(
+                                add,
+                                Values.of()
+                                        .text("operation", key.operation())
+                                        .text("counter", key.counter())
+                                        .text("principal", key.principal())
+                                        .text("userAgent", key.userAgent())
+                                        .number("amount", increment.getValue()));
+                        add.addBatch();
+                    }
+                    add.executeBatch();
+                }
             }
-            add.executeBatch();
         } catch (SQLException e) {
             throw new StoreException("adding to idempotency_counter failed: " + e.getMessage(), e);
         }

@@ -40,25 +40,30 @@ public final class KeylessDayStore {
         if (increments.isEmpty()) {
             return;
         }
-        SqlStatement statement = dialect.addToKeylessDayStatement();
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement add = statement.prepare(connection)) {
-            for (KeylessDay increment :
-                    increments.stream().sorted(KeylessDay.KEY_ORDER).toList()) {
-                statement.bind(
-                        add,
-                        Values.of()
-                                .text("operation", increment.operation())
-                                .text("principal", increment.principal())
-                                .text("userAgent", increment.userAgent())
-                                .text("day", increment.day().toString())
-                                .number("requests", increment.requests())
-                                .number("duplicates", increment.duplicates())
-                                .number("firstSeen", increment.firstSeen().getEpochSecond())
-                                .number("lastSeen", increment.lastSeen().getEpochSecond()));
-                add.addBatch();
+        List<KeylessDay> inKeyOrder =
+                increments.stream().sorted(KeylessDay.KEY_ORDER).toList();
+        try (Connection connection = dataSource.getConnection()) {
+            for (SqlStatement statement : dialect.addToKeylessDayStatements()) {
+                try (PreparedStatement add = statement.prepare(connection)) {
+                    for (KeylessDay increment : inKeyOrder) {
+                        statement.bind(
+                                add,
+                                Values.of()
+                                        .text("operation", increment.operation())
+                                        .text("principal", increment.principal())
+                                        .text("userAgent", increment.userAgent())
+                                        .text("day", increment.day().toString())
+                                        .number("requests", increment.requests())
+                                        .number("duplicates", increment.duplicates())
+                                        .number(
+                                                "firstSeen",
+                                                increment.firstSeen().getEpochSecond())
+                                        .number("lastSeen", increment.lastSeen().getEpochSecond()));
+                        add.addBatch();
+                    }
+                    add.executeBatch();
+                }
             }
-            add.executeBatch();
         } catch (SQLException e) {
             throw new StoreException("adding to idempotency_keyless_day failed: " + e.getMessage(), e);
         }

@@ -360,7 +360,7 @@ class SettingsParserTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"db2", "derby", ""})
+    @ValueSource(strings = {"db2", "informix", ""})
     void refusesUnsupportedDatabase(String value) {
         assertRefused(with("database", value), "database", "'" + value + "'");
     }

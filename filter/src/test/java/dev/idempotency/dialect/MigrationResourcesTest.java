@@ -42,7 +42,8 @@ class MigrationResourcesTest {
             assertEquals(engine.ddlResource(), changeSet.group(2));
             dbms.add(changeSet.group(1));
         }
-        assertEquals(List.of("postgresql", "mariadb", "mysql", "h2", "mssql", "oracle", "sqlite"), dbms, changelog);
+        assertEquals(
+                List.of("postgresql", "mariadb", "mysql", "h2", "mssql", "oracle", "sqlite", "derby"), dbms, changelog);
         assertTrue(changelog.endsWith("</databaseChangeLog>\n"), changelog);
     }
 

@@ -41,7 +41,7 @@ class SqlDialectTest {
                     query.toString().startsWith("WITH claim AS (" + claim + " RETURNING 1) SELECT"), query.toString());
             assertEquals(Set.copyOf(claim.parameters()), Set.copyOf(query.parameters()), query.toString());
         }
-        for (String engine : List.of("mariadb", "mysql", "h2", "sqlite", "sqlserver", "oracle")) {
+        for (String engine : List.of("mariadb", "mysql", "h2", "sqlite", "sqlserver", "oracle", "derby")) {
             SqlDialect dialect = SqlDialect.named(engine);
             assertEquals(Optional.empty(), dialect.claimReturningCommittedStatement(dialect.claimStatement()), engine);
         }
@@ -50,9 +50,9 @@ class SqlDialectTest {
     @Test
     void refusesAnUnsupportedEngineNamingItAndTheSupportedOnes() {
         ConfigurationException e =
-                assertThrows(ConfigurationException.class, () -> SqlDialect.forProduct("Apache Derby", 10, 16));
+                assertThrows(ConfigurationException.class, () -> SqlDialect.forProduct("DB2/LINUXX8664", 11, 5));
 
-        assertTrue(e.getMessage().contains("Apache Derby 10.16"), e.getMessage());
+        assertTrue(e.getMessage().contains("DB2/LINUXX8664 11.5"), e.getMessage());
         assertTrue(e.getMessage().contains("PostgreSQL 13 or later, MariaDB 10.11 or later"), e.getMessage());
         assertTrue(e.getMessage().contains("SQL Server 2022 or later (experimental, not tested)"), e.getMessage());
         assertTrue(e.getMessage().contains("Oracle Database 23ai or later (experimental, not tested)"), e.getMessage());
@@ -67,6 +67,7 @@ class SqlDialectTest {
         assertThrows(ConfigurationException.class, () -> SqlDialect.forProduct("H2", 1, 4));
         assertThrows(ConfigurationException.class, () -> SqlDialect.forProduct("Microsoft SQL Server", 15, 0));
         assertThrows(ConfigurationException.class, () -> SqlDialect.forProduct("Oracle", 19, 0));
+        assertThrows(ConfigurationException.class, () -> SqlDialect.forProduct("Apache Derby", 10, 15));
     }
 
     @Test

@@ -37,7 +37,7 @@ class SqlStatementTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"postgresql", "mariadb", "mysql", "h2", "sqlserver", "oracle"})
+    @ValueSource(strings = {"postgresql", "mariadb", "mysql", "h2", "sqlserver", "oracle", "derby"})
     void everyStatementOfEveryDialectNamesOnlyKnownParameters(String engine) {
         SqlDialect dialect = SqlDialect.named(engine);
         List<String> known = List.of(
@@ -70,10 +70,10 @@ class SqlStatementTest {
                 dialect.selectMessagePayloadStatement(),
                 dialect.purgeProcessedMessagesStatement(),
                 dialect.selectRolloutStatement(),
-                dialect.upsertRolloutStatement(),
-                dialect.addToCounterStatement(),
                 dialect.selectCountersStatement(),
                 dialect.insertRolloutHistoryStatement()));
+        statements.addAll(dialect.upsertRolloutStatements());
+        statements.addAll(dialect.addToCounterStatements());
         dialect.claimReturningCommittedStatement(dialect.claimStatement()).ifPresent(statements::add);
         for (SqlStatement statement : statements) {
             assertTrue(known.containsAll(statement.parameters()), statement + " names " + statement.parameters());

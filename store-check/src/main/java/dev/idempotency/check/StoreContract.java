@@ -22,7 +22,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -377,14 +376,13 @@ final class StoreContract implements AutoCloseable {
     }
 
     private void emptyKeyRefused() throws Exception {
-        try (Connection connection = transactions.getConnection();
-                PreparedStatement insert = connection.prepareStatement("INSERT INTO request_result (scope,"
-                        + " operation, request_key, request, created_at, expires_at) VALUES (?, ?, '', 'r', ?, ?)")) {
-            insert.setString(1, run);
-            insert.setString(2, "check:v1");
-            insert.setTimestamp(3, Timestamp.from(Instant.now()));
-            insert.setTimestamp(4, Timestamp.from(Instant.now()));
-            insert.executeUpdate();
+        Values row = Values.of().text("scope", run).text("operation", "check:v1");
+        row = dialect.withTime(dialect.withTime(row, "createdAt", Instant.now()), "expiresAt", Instant.now());
+        try {
+            execute(
+                    "INSERT INTO request_result (scope, operation, request_key, request, created_at, expires_at)"
+                            + " VALUES (:scope, :operation, '', 'r', :createdAt, :expiresAt)",
+                    row);
         } catch (SQLException refused) {
             return;
         }
@@ -410,8 +408,7 @@ final class StoreContract implements AutoCloseable {
         claim(id(current), "r", true, WAIT);
         execute(
                 "UPDATE request_result SET expires_at = :expiresAt WHERE scope = :scope AND request_key = :key",
-                Values.of()
-                        .timestamp("expiresAt", Timestamp.from(Instant.now().minus(Duration.ofDays(2))))
+                dialect.withTime(Values.of(), "expiresAt", Instant.now().minus(Duration.ofDays(2)))
                         .text("scope", run)
                         .text("key", expired));
         int deleted = 0;

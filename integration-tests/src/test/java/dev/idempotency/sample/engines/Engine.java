@@ -1,5 +1,6 @@
 package dev.idempotency.sample.engines;
 
+import dev.idempotency.check.DerbyConfig;
 import dev.idempotency.check.EngineConfig;
 import dev.idempotency.check.H2Config;
 import dev.idempotency.check.MariaDbConfig;
@@ -18,6 +19,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
@@ -45,7 +47,15 @@ public enum Engine {
             "java:jboss/datasources/SqliteDS",
             SqliteConfig.inFile(
                     () -> Path.of(System.getProperty("jboss.home"), "standalone", "data", "idempotency-sqlite.db")),
-            "org.hibernate.community.dialect.SQLiteDialect");
+            "org.hibernate.community.dialect.SQLiteDialect"),
+    /**
+     * On the port the build reserved ({@code derby.port}), where WildFly's {@code DerbyDS} looks for it, with the
+     * sample's {@code lock-timeout} (the filter's default, ten seconds) as the database's lock wait timeout. Hibernate
+     * 6.6 (WildFly 39's) recognizes Derby itself: its core still has {@code org.hibernate.dialect.DerbyDialect}.
+     */
+    DERBY(
+            "java:jboss/datasources/DerbyDS",
+            DerbyConfig.startedOn(Integer.getInteger("derby.port", 1527), Duration.ofSeconds(10)));
 
     private final String jndiName;
     private final EngineConfig config;

@@ -11,7 +11,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import liquibase.Liquibase;
 import liquibase.database.Database;
 import liquibase.database.DatabaseFactory;
@@ -31,10 +33,18 @@ import org.junit.jupiter.params.provider.EnumSource;
 @ExtendWith(PostgresExtension.class)
 @ExtendWith(MariaDbExtension.class)
 @ExtendWith(H2Extension.class)
+@ExtendWith(DerbyExtension.class)
 class MigrationsIT {
     /** Tables the migration tools keep for themselves. */
     private static final String TOOL_TABLES = "('flyway_schema_history', 'databasechangelog', 'databasechangeloglock',"
             + " 'FLYWAY_SCHEMA_HISTORY', 'DATABASECHANGELOG', 'DATABASECHANGELOGLOCK')";
+
+    /**
+     * Engines that Flyway 13 reaches only through a database module that is not on Maven Central: Derby's
+     * ({@code flyway-database-derby}). Its Flyway migration is the DDL's own text (MigrationResourcesTest), but no
+     * Flyway runs it here.
+     */
+    private static final Set<Engine> WITHOUT_FLYWAY_MODULE = EnumSet.of(Engine.DERBY);
 
     @ParameterizedTest
     // Galera runs MariaDB's DDL, which the MariaDB server checks.
@@ -52,13 +62,16 @@ class MigrationsIT {
                 statement.execute(sql);
             }
         }
-        var flywayConfig = Flyway.configure()
-                .dataSource(database.url(flyway), database.user(), database.password())
-                .locations("classpath:db/idempotency/flyway/" + engine.ddl());
-        if (database.schemaName(flyway) != null) {
-            flywayConfig.schemas(database.schemaName(flyway));
+        boolean flywayRuns = !WITHOUT_FLYWAY_MODULE.contains(engine);
+        if (flywayRuns) {
+            var flywayConfig = Flyway.configure()
+                    .dataSource(database.url(flyway), database.user(), database.password())
+                    .locations("classpath:db/idempotency/flyway/" + engine.ddl());
+            if (database.schemaName(flyway) != null) {
+                flywayConfig.schemas(database.schemaName(flyway));
+            }
+            flywayConfig.load().migrate();
         }
-        flywayConfig.load().migrate();
         try (Connection connection = database.connect(liquibase)) {
             Database changelogDatabase =
                     DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(connection));
@@ -72,7 +85,9 @@ class MigrationsIT {
         assertTrue(
                 expected.stream().anyMatch(row -> row.toLowerCase().startsWith("request_result ")),
                 expected.toString());
-        assertEquals(expected, shape(database, flyway), "Flyway on " + engine);
+        if (flywayRuns) {
+            assertEquals(expected, shape(database, flyway), "Flyway on " + engine);
+        }
         assertEquals(expected, shape(database, liquibase), "Liquibase on " + engine);
     }
 
