@@ -70,12 +70,13 @@ public final class SampleDeployment {
         if (TestServer.isJakartaEe91()) {
             archive = asJakartaEe91(archive);
         }
-        return TestServer.isWildFly()
+        WebArchive deployment = TestServer.isWildFly()
                 ? archive.addClasses(
                         FailingCreditProjection.class,
                         FailingCreditsResource.class,
                         ProcessedMessagePurgeResource.class)
                 : withoutWildFlyResources(archive);
+        return JavaxDeployment.forThisServer(deployment);
     }
 
     /**
@@ -94,7 +95,7 @@ public final class SampleDeployment {
     }
 
     /**
-     * The sample on Open Liberty or Payara: without the JMS consumers (their queues are WildFly's), with the
+     * The sample on Open Liberty, Payara or WildFly 26: without the JMS consumers (their queues are WildFly's), with the
      * persistence unit on that server's name for the test datasource, and with its tables created by the test,
      * because {@link SchemaInstaller} looks its datasource up under WildFly's name.
      */
