@@ -9,6 +9,7 @@ import dev.idempotency.foreign.ledger.Entry;
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.Database;
 import dev.idempotency.sample.support.Duplicates;
+import dev.idempotency.sample.support.JavaxDeployment;
 import dev.idempotency.sample.support.PostgresExtension;
 import dev.idempotency.sample.support.TestServer;
 import java.io.File;
@@ -49,22 +50,22 @@ class ForeignWarIT {
 
     @Deployment(name = "inventory-plain", managed = false, testable = false)
     static WebArchive inventoryAlone() throws Exception {
-        return inventory("inventory-alone.war");
+        return JavaxDeployment.forThisServer(inventory("inventory-alone.war"));
     }
 
     @Deployment(name = "inventory-adopted", managed = false, testable = false)
     static WebArchive inventoryAdopted() throws Exception {
-        return adopt(inventory("inventory.war"), "inventory-idempotency.properties");
+        return JavaxDeployment.forThisServer(adopt(inventory("inventory.war"), "inventory-idempotency.properties"));
     }
 
     @Deployment(name = "ledger-plain", managed = false, testable = false)
     static WebArchive ledgerAlone() throws Exception {
-        return ledger("ledger-alone.war");
+        return JavaxDeployment.forThisServer(ledger("ledger-alone.war"));
     }
 
     @Deployment(name = "ledger-adopted", managed = false, testable = false)
     static WebArchive ledgerAdopted() throws Exception {
-        return adopt(ledger("ledger.war"), "ledger-idempotency.properties");
+        return JavaxDeployment.forThisServer(adopt(ledger("ledger.war"), "ledger-idempotency.properties"));
     }
 
     @ArquillianResource

@@ -47,11 +47,20 @@ public final class SampleDeployment {
     public static WebArchive onDataSource(String archiveName, String jndiName) throws IOException {
         String persistence = Files.readString(Path.of(System.getProperty("sample.classes"), "META-INF/persistence.xml"))
                 .replace("java:jboss/datasources/SampleDS", jndiName);
-        return create(archiveName).addAsResource(new StringAsset(persistence), "META-INF/persistence.xml");
+        return JavaxDeployment.forThisServer(
+                jakarta(archiveName).addAsResource(new StringAsset(persistence), "META-INF/persistence.xml"));
     }
 
-    /** The same content under another archive name, for tests that deploy several variants at once. */
+    /**
+     * The same content under another archive name, for tests that deploy several variants at once; in its javax form
+     * on a Jakarta EE 8 server.
+     */
     public static WebArchive create(String archiveName) {
+        return JavaxDeployment.forThisServer(jakarta(archiveName));
+    }
+
+    /** The deployment as a Jakarta EE 9.1 or 10 server takes it, before any javax renaming. */
+    private static WebArchive jakarta(String archiveName) {
         File war = new File(System.getProperty("sample.war", "target/sample.war"));
         WebArchive archive = ShrinkWrap.create(ZipImporter.class, archiveName)
                 .importFrom(war)
@@ -94,7 +103,7 @@ public final class SampleDeployment {
     }
 
     /**
-     * The sample on Open Liberty or Payara: without the JMS consumers (their queues are WildFly's), with the
+     * The sample on Open Liberty, Payara or WildFly 26: without the JMS consumers (their queues are WildFly's), with the
      * persistence unit on that server's name for the test datasource, and with its tables created by the test,
      * because {@link SchemaInstaller} looks its datasource up under WildFly's name.
      */

@@ -9,7 +9,9 @@ import java.net.URI;
 public final class TestServer {
     private TestServer() {}
 
-    /** {@code wildfly}, {@code liberty} or {@code payara}. */
+    /**
+     * {@code wildfly} (WildFly 39, the sample's own server), {@code wildfly26}, {@code liberty} or {@code payara}.
+     */
     public static String name() {
         return System.getProperty("test.server", "wildfly");
     }
@@ -25,6 +27,14 @@ public final class TestServer {
     /** Whether this run's server offers Jakarta EE 9.1 (Servlet 5.0) rather than 10: the build's liberty-ee91 run. */
     public static boolean isJakartaEe91() {
         return "9.1".equals(System.getProperty("test.jakarta.ee"));
+    }
+
+    /**
+     * Whether this run's server offers Jakarta EE 8 ({@code javax.*}, Servlet 4.0): the build's wildfly26 run, whose
+     * deployments carry the javax jar and are renamed to javax by the build's transformer rules.
+     */
+    public static boolean isJakartaEe8() {
+        return "8".equals(System.getProperty("test.jakarta.ee"));
     }
 
     /** The JNDI name of the datasource on the test PostgreSQL (non-XA on every server). */
