@@ -18,7 +18,7 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * A test deployment in its Jakarta EE 8 ({@code javax.*}) form, for the servers of that level (the build's wildfly26
- * run): the same archive the jakarta servers get, renamed by the Eclipse Transformer with the rules the javax jars
+ * and liberty-ee8 runs): the same archive the jakarta servers get, renamed by the Eclipse Transformer with the rules the javax jars
  * are built with ({@code javax/transformer}), so that the javax tests have no sources of their own. The jakarta
  * filter jar is replaced by the javax one the build made, and the descriptors are downgraded to their EE 8 schema
  * versions (web.xml 4.0, persistence.xml 2.2, beans.xml 2.0), which the package renames alone do not do.

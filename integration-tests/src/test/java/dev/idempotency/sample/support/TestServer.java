@@ -30,8 +30,9 @@ public final class TestServer {
     }
 
     /**
-     * Whether this run's server offers Jakarta EE 8 ({@code javax.*}, Servlet 4.0): the build's wildfly26 run, whose
-     * deployments carry the javax jar and are renamed to javax by the build's transformer rules.
+     * Whether this run's server offers Jakarta EE 8 ({@code javax.*}, Servlet 4.0): the build's wildfly26 and
+     * liberty-ee8 runs, whose deployments carry the javax jar and are renamed to javax by the build's transformer
+     * rules.
      */
     public static boolean isJakartaEe8() {
         return "8".equals(System.getProperty("test.jakarta.ee"));
