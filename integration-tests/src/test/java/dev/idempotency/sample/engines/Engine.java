@@ -19,7 +19,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
@@ -157,6 +159,11 @@ public enum Engine {
         return Arrays.stream(script.replaceAll("(?m)^\\s*--.*$", "").split(";\\s*\\n"))
                 .filter(sql -> !sql.isBlank())
                 .toList();
+    }
+
+    /** What the filter's time columns hold for {@code time}: milliseconds since the epoch on Derby (its DDL keeps no zones). */
+    Object storedTime(Instant time) {
+        return this == DERBY ? time.toEpochMilli() : Timestamp.from(time);
     }
 
     long count(String sql, Object... parameters) {

@@ -3,6 +3,7 @@ package dev.idempotency.sample.engines;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.sample.support.Api;
 import java.net.URI;
 import java.net.URL;
@@ -116,7 +117,7 @@ abstract class StoreContractIT {
         claim(current, "r", 0, "commit", 5);
         engine().execute(
                         "UPDATE request_result SET expires_at = ? WHERE request_key = ?",
-                        java.sql.Timestamp.from(java.time.Instant.now().minusSeconds(7_200)),
+                        engine().storedTime(java.time.Instant.now().minusSeconds(7_200)),
                         expired);
 
         int deleted = Integer.parseInt(post("purge", Map.of("batch", "1000")));
@@ -129,11 +130,21 @@ abstract class StoreContractIT {
     @Test
     void keysCompareByteByByte() {
         String prefix = UUID.randomUUID().toString();
+        SqlDialect dialect = SqlDialect.named(engine().ddl());
+        int claimed = 0;
         // Case, a trailing space, and the same letter composed (U+00E9) and decomposed (e + U+0301).
         for (String key : new String[] {"Key", "key", "key ", "k\u00e9y", "ke\u0301y"}) {
+            if (dialect.refusedIdentityPart(prefix + key).isPresent()) {
+                // An engine that cannot keep the key apart (Derby pads trailing spaces away) must refuse it.
+                String answer = claim(prefix + key, "r", 0, "commit", 5);
+                assertTrue(answer.startsWith("refused: "), "key '" + key + "': " + answer);
+                continue;
+            }
             assertEquals("claimed", claim(prefix + key, "r", 0, "commit", 5), "key '" + key + "'");
+            claimed++;
         }
-        assertEquals(5, engine().count("SELECT count(*) FROM request_result WHERE request_key LIKE ?", prefix + "%"));
+        assertEquals(
+                claimed, engine().count("SELECT count(*) FROM request_result WHERE request_key LIKE ?", prefix + "%"));
     }
 
     @Test

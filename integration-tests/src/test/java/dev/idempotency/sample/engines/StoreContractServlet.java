@@ -2,6 +2,7 @@ package dev.idempotency.sample.engines;
 
 import dev.idempotency.PayloadMismatchException;
 import dev.idempotency.RequestInProgressException;
+import dev.idempotency.StoreException;
 import dev.idempotency.consumer.ProcessedMessages;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.dialect.SqlStatement;
@@ -35,7 +36,7 @@ import javax.sql.DataSource;
  *   <li>{@code POST claim?scope&operation&key&request&gate&hold&end&wait}: claims, then (when claimed) holds the
  *       key at the {@link Gates gate} named {@code gate} until the test opens it (when given), then for {@code
  *       hold} ms, and commits a 200 response {@code done:<key>} ({@code end=commit}) or rolls back; answers {@code
- *       claimed}, {@code existing <request> <status> <body>} or {@code in-progress}.
+ *       claimed}, {@code existing <request> <status> <body>} or {@code in-progress}, or {@code refused: <why>} for a key the store refuses.
  *   <li>{@code POST purge?batch}: deletes expired records in one transaction, a batch with each of the store's purge
  *       statements; answers the count.
  *   <li>{@code POST message?subscriber&id&payload&gate&hold&end}: the consumer's claim, then (the first time)
@@ -103,6 +104,10 @@ public class StoreContractServlet extends HttpServlet {
             return "claimed";
         } catch (RequestInProgressException e) {
             return "in-progress";
+        } catch (StoreException e) {
+            // A key the engine cannot keep apart from another (Derby pads trailing spaces away) is refused, never
+            // merged.
+            return "refused: " + e.getMessage();
         } finally {
             if (transaction.getStatus() != jakarta.transaction.Status.STATUS_NO_TRANSACTION) {
                 transaction.rollback();
