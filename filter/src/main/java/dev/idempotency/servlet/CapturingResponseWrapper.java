@@ -124,6 +124,17 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
         this.status = sc;
     }
 
+    /**
+     * Servlet 4.0's {@code setStatus(int, String)}, which Servlet 6 removed. It is declared here, not inherited, so
+     * that on a Jakarta EE 8 server the javax jar's wrapper overrides the container's and captures the status: Jersey
+     * 2 (Payara 5's JAX-RS) sets every status with its reason phrase, and the wrapper it inherits would pass the
+     * status by the capture. The phrase is not kept: a stored response is replayed with the status alone, as
+     * {@link #setStatus(int)} sends it.
+     */
+    public void setStatus(int sc, String reasonPhrase) {
+        setStatus(sc);
+    }
+
     @Override
     public int getStatus() {
         return status;

@@ -62,6 +62,14 @@ class CapturingResponseWrapperTest {
     // Headers
 
     @Test
+    void capturesTheStatusServlet4SetsWithAReasonPhrase() {
+        wrapper.setStatus(201, "Created");
+
+        assertEquals(201, wrapper.captured().status());
+        assertNull(wrapper.captured().errorMessage());
+    }
+
+    @Test
     void addHeaderAppendsAndSetHeaderReplaces() {
         wrapper.addHeader("X-Trace", "1");
         wrapper.addHeader("X-Trace", "2");

@@ -13,7 +13,8 @@ public class PayaraConfiguration implements ContainerConfiguration {
     @Override
     public void validate() throws ConfigurationException {
         if (payaraHome == null || payaraHome.isBlank()) {
-            throw new ConfigurationException("payaraHome must name the unpacked Payara Server (its payara6 directory)");
+            throw new ConfigurationException(
+                    "payaraHome must name the unpacked Payara Server (its payara6 or payara5 directory)");
         }
     }
 

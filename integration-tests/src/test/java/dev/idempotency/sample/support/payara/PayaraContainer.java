@@ -18,7 +18,7 @@ import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.descriptor.api.Descriptor;
 
 /**
- * Payara Server 6 for Arquillian, driven with its own {@code asadmin}: start the domain, make the test
+ * Payara Server 6 and 5 for Arquillian, driven with their own {@code asadmin}: start the domain, make the test
  * datasource (a non-XA pool on the test PostgreSQL, whose port is known only once the tests started it), deploy
  * and undeploy each WAR under its own name as context root, stop the domain. Written for this build because
  * Payara's managed connector 2.5, the last one Maven Central serves for Java 17, predates Payara 6 and cannot
