@@ -59,8 +59,6 @@ class CapturingResponseWrapperTest {
         assertNull(wrapper.captured().errorMessage());
     }
 
-    // Headers
-
     @Test
     void capturesTheStatusServlet4SetsWithAReasonPhrase() {
         wrapper.setStatus(201, "Created");
@@ -68,6 +66,8 @@ class CapturingResponseWrapperTest {
         assertEquals(201, wrapper.captured().status());
         assertNull(wrapper.captured().errorMessage());
     }
+
+    // Headers
 
     @Test
     void addHeaderAppendsAndSetHeaderReplaces() {

@@ -176,7 +176,10 @@ public enum Engine {
                 .toList();
     }
 
-    /** What the filter's time columns hold for {@code time}: milliseconds since the epoch on Derby (its DDL keeps no zones). */
+    /**
+     * What the filter's time columns hold for {@code time}: milliseconds since the epoch on Derby, whose DDL keeps
+     * no time zones; a timestamp elsewhere.
+     */
     Object storedTime(Instant time) {
         return this == DERBY ? time.toEpochMilli() : Timestamp.from(time);
     }

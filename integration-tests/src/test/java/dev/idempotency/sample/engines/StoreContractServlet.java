@@ -36,7 +36,8 @@ import javax.sql.DataSource;
  *   <li>{@code POST claim?scope&operation&key&request&gate&hold&end&wait}: claims, then (when claimed) holds the
  *       key at the {@link Gates gate} named {@code gate} until the test opens it (when given), then for {@code
  *       hold} ms, and commits a 200 response {@code done:<key>} ({@code end=commit}) or rolls back; answers {@code
- *       claimed}, {@code existing <request> <status> <body>} or {@code in-progress}, or {@code refused: <why>} for a key the store refuses.
+ *       claimed}, {@code existing <request> <status> <body>}, {@code in-progress}, or {@code refused: <why>} for a
+ *       key the store refuses.
  *   <li>{@code POST purge?batch}: deletes expired records in one transaction, a batch with each of the store's purge
  *       statements; answers the count.
  *   <li>{@code POST message?subscriber&id&payload&gate&hold&end}: the consumer's claim, then (the first time)
