@@ -14,6 +14,7 @@ import java.nio.charset.Charset;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -88,7 +89,11 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
      * inlined by the compiler as text: the {@code javax} build renames the class reference, so there it reads
      * {@code javax.servlet.include.request_uri}, the attribute an EE 8 container sets.
      */
-    private static final String INCLUDE_REQUEST_URI = RequestDispatcher.class.getPackageName() + ".include.request_uri";
+    private static final String INCLUDE_REQUEST_URI = packageOf(RequestDispatcher.class) + ".include.request_uri";
+
+    private static String packageOf(Class<?> type) {
+        return type.getName().substring(0, type.getName().lastIndexOf('.'));
+    }
 
     /** Whether an included resource is running: the container sets this attribute for the include's duration. */
     private boolean including() {
@@ -105,10 +110,10 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
         }
         Map<String, List<String>> all = new LinkedHashMap<>();
         if (mediaType != null) {
-            all.put(CONTENT_TYPE, List.of(withCharset(mediaType, characterEncoding)));
+            all.put(CONTENT_TYPE, Collections.singletonList(withCharset(mediaType, characterEncoding)));
         }
         for (String name : headerOrder) {
-            all.put(name, List.copyOf(headers.get(name)));
+            all.put(name, Collections.unmodifiableList(new ArrayList<>(headers.get(name))));
         }
         return new CapturedResponse(
                 status, all, body.asOneArray(), errorMessage, overflowed, writerFromInclude ? null : writerCharset);
@@ -157,12 +162,37 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
 
     @Override
     public void sendRedirect(String location) {
+        sendRedirect(location, SC_FOUND, true);
+    }
+
+    /**
+     * Servlet 6.1's {@code sendRedirect(String, int)}. This and the two overloads below are declared here, not
+     * inherited: Servlet 6.1's {@code HttpServletResponseWrapper} forwards each overload straight to the same
+     * overload of the wrapped response, so without them a redirect made with them would reach the client before
+     * the commit, and the capture would keep another status. On Servlet 6.0 and older they are extra methods.
+     */
+    public void sendRedirect(String location, int sc) {
+        sendRedirect(location, sc, true);
+    }
+
+    /** Servlet 6.1's {@code sendRedirect(String, boolean)}: a 302, keeping the body written so far when asked to. */
+    public void sendRedirect(String location, boolean clearBuffer) {
+        sendRedirect(location, SC_FOUND, clearBuffer);
+    }
+
+    /**
+     * Servlet 6.1's {@code sendRedirect(String, int, boolean)}, to which the other three come: the status and
+     * {@code Location} are captured and, unless the application keeps it, the body written so far is dropped.
+     */
+    public void sendRedirect(String location, int sc, boolean clearBuffer) {
         if (including()) {
             return;
         }
-        resetBuffer();
+        if (clearBuffer) {
+            resetBuffer();
+        }
         setHeader("Location", location);
-        this.status = SC_FOUND;
+        this.status = sc;
     }
 
     // Headers
@@ -234,9 +264,10 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
     @Override
     public Collection<String> getHeaders(String name) {
         if (name.equalsIgnoreCase(CONTENT_TYPE)) {
-            return mediaType == null ? List.of() : List.of(getContentType());
+            return mediaType == null ? Collections.emptyList() : Collections.singletonList(getContentType());
         }
-        return List.copyOf(headers.getOrDefault(name, List.of()));
+        List<String> values = headers.get(name);
+        return values == null ? Collections.emptyList() : Collections.unmodifiableList(new ArrayList<>(values));
     }
 
     @Override
@@ -302,6 +333,14 @@ public final class CapturingResponseWrapper extends HttpServletResponseWrapper {
         if (writer == null) {
             characterEncoding = charset;
         }
+    }
+
+    /**
+     * Servlet 6.1's {@code setCharacterEncoding(Charset)}, declared here for the reason given at {@link
+     * #sendRedirect(String, int)}: the wrapper it would inherit sets the charset on the response the client gets.
+     */
+    public void setCharacterEncoding(Charset charset) {
+        setCharacterEncoding(charset == null ? null : charset.name());
     }
 
     @Override

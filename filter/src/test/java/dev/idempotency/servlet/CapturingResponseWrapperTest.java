@@ -421,6 +421,46 @@ class CapturingResponseWrapperTest {
         assertFalse(wrapper.isCommitted());
     }
 
+    @Test
+    void servlet61RedirectWithAStatusIsCapturedWithThatStatus() {
+        wrapper.getWriter().print("discarded");
+
+        wrapper.sendRedirect("/api/orders/1", 303);
+
+        CapturedResponse captured = wrapper.captured();
+        assertEquals(303, captured.status());
+        assertEquals(Map.of("Location", List.of("/api/orders/1")), captured.headers());
+        assertArrayEquals(new byte[0], captured.body());
+    }
+
+    @Test
+    void servlet61RedirectThatKeepsTheBufferKeepsTheBody() {
+        wrapper.getWriter().print("kept");
+
+        wrapper.sendRedirect("/api/orders/1", 307, false);
+
+        CapturedResponse captured = wrapper.captured();
+        assertEquals(307, captured.status());
+        assertArrayEquals("kept".getBytes(StandardCharsets.ISO_8859_1), captured.body());
+    }
+
+    @Test
+    void servlet61RedirectWithoutAStatusIsA302() {
+        wrapper.sendRedirect("/api/orders/1", true);
+
+        assertEquals(302, wrapper.captured().status());
+    }
+
+    @Test
+    void servlet61CharsetObjectNamesTheWritersCharset() {
+        wrapper.setContentType("text/plain");
+        wrapper.setCharacterEncoding(StandardCharsets.UTF_8);
+        wrapper.getWriter().print("é");
+
+        assertArrayEquals("é".getBytes(StandardCharsets.UTF_8), body());
+        assertEquals("text/plain;charset=UTF-8", wrapper.getContentType());
+    }
+
     // Holding the body once
 
     @Test
