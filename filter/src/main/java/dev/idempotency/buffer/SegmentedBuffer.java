@@ -4,6 +4,7 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
  * A body held in memory in segments of at most {@value #MAX_SEGMENT_BYTES} bytes: the request body the filter
@@ -136,7 +137,7 @@ public final class SegmentedBuffer {
 
     /** The length of each segment, allocated or handed in, in order. For tests that check how the bytes are held. */
     List<Integer> segmentLengths() {
-        return segments.stream().map(segment -> segment.length).toList();
+        return segments.stream().map(segment -> segment.length).collect(Collectors.toList());
     }
 
     private byte[] last() {

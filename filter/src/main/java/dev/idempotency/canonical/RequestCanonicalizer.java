@@ -20,6 +20,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -59,7 +60,7 @@ public final class RequestCanonicalizer {
      */
     public CanonicalRequest canonicalize(
             String method, String operation, String path, String query, String contentType, byte[] body) {
-        return canonicalize(method, operation, path, query, contentType, body, List.of());
+        return canonicalize(method, operation, path, query, contentType, body, Collections.emptyList());
     }
 
     /**

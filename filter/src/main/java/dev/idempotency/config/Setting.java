@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 
 /**
  * One setting of the filter, declared once in {@link Settings}: its name, the format and default an operator
@@ -168,7 +169,7 @@ public final class Setting<T> {
                 }
             }
             List<String> allowed =
-                    Arrays.stream(type.getEnumConstants()).map(Setting::written).toList();
+                    Arrays.stream(type.getEnumConstants()).map(Setting::written).collect(Collectors.toList());
             throw new ConfigurationException(
                     name + " must be one of " + String.join(", ", allowed) + ", was '" + text + "'");
         };

@@ -51,7 +51,7 @@ public final class KeylessHistory {
     /** Removes and returns what was counted since the last take. */
     public List<KeylessDay> take() {
         List<KeylessDay> taken = new ArrayList<>();
-        for (DayOfClient key : List.copyOf(pending.keySet())) {
+        for (DayOfClient key : new ArrayList<>(pending.keySet())) {
             KeylessDay day = pending.remove(key);
             if (day != null) {
                 taken.add(day);

@@ -79,7 +79,7 @@ public final class IdempotentRequestHandler {
         this.executor = executor;
         this.headerScope = headerScope;
         this.replayRoles = config.operations().stream()
-                .collect(Collectors.toUnmodifiableMap(Operation::contract, Operation::replayRoles, (a, b) -> a));
+                .collect(Collectors.toMap(Operation::contract, Operation::replayRoles, (a, b) -> a));
         this.replies = new ReplyCatalogue(
                 config.keyHeader(),
                 config.maxResponseBodyBytes(),
@@ -182,7 +182,7 @@ public final class IdempotentRequestHandler {
      * a caller whose role was revoked within the retention gets no stored response (nor learns of one).
      */
     private boolean mayReplay(Operation operation, HttpServletRequest request) {
-        Set<String> roles = replayRoles.getOrDefault(operation.contract(), Set.of());
+        Set<String> roles = replayRoles.getOrDefault(operation.contract(), Collections.emptySet());
         return roles.isEmpty() || roles.stream().anyMatch(request::isUserInRole);
     }
 
