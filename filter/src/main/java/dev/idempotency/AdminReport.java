@@ -62,7 +62,7 @@ final class AdminReport {
             ObjectNode described =
                     operation(operation, keyless.getOrDefault(operation.contract(), Collections.emptyMap()));
             described.set("cluster", cluster(operation.contract(), cluster));
-            if (history.isEmpty()) {
+            if (!history.isPresent()) {
                 described
                         .putObject("readiness")
                         .putNull("ready")

@@ -62,7 +62,7 @@ public final class DerivedKeyClientFilter implements ClientRequestFilter {
      * @throws IllegalArgumentException if the header name is null or blank
      */
     public DerivedKeyClientFilter(String header) {
-        if (header == null || header.isBlank()) {
+        if (header == null || header.trim().isEmpty()) {
             throw new IllegalArgumentException("the key header needs a name, such as " + DEFAULT_HEADER + "; was "
                     + (header == null ? "null" : "\"" + header + "\""));
         }
@@ -72,7 +72,7 @@ public final class DerivedKeyClientFilter implements ClientRequestFilter {
     @Override
     public void filter(ClientRequestContext request) {
         Optional<IdempotentExecution> execution = IdempotentExecution.current();
-        if (execution.isEmpty()
+        if (!execution.isPresent()
                 || SAFE_METHODS.contains(request.getMethod())
                 || request.getHeaderString(header) != null) {
             return;

@@ -164,7 +164,7 @@ public class IdempotencyAdminServlet extends HttpServlet {
     @Override
     protected void doDelete(HttpServletRequest request, HttpServletResponse response) throws IOException {
         String scope = request.getParameter(SCOPE_PARAMETER);
-        if (scope == null || scope.isBlank()) {
+        if (scope == null || scope.trim().isEmpty()) {
             ProblemResponse.send(
                     response,
                     Problem.SCOPE_REQUIRED,

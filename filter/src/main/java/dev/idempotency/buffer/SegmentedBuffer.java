@@ -3,7 +3,6 @@ package dev.idempotency.buffer;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.stream.Collectors;
 
 /**
@@ -175,7 +174,10 @@ public final class SegmentedBuffer {
 
         @Override
         public int read(byte[] into, int offset, int length) {
-            Objects.checkFromIndexSize(offset, length, into.length);
+            if (offset < 0 || length < 0 || length > into.length - offset) {
+                throw new IndexOutOfBoundsException(
+                        "offset " + offset + ", length " + length + ", array length " + into.length);
+            }
             // The end first, then an empty read: ByteArrayInputStream's order, which the application's stream had.
             if (!advanceToData()) {
                 return -1;

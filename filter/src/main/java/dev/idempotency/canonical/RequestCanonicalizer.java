@@ -163,7 +163,7 @@ public final class RequestCanonicalizer {
                     int equals = indexOf(body, (byte) '=', start, i);
                     Optional<String> name = decode(body, start, equals < 0 ? i : equals, charset);
                     Optional<String> value = equals < 0 ? Optional.of("") : decode(body, equals + 1, i, charset);
-                    if (name.isEmpty() || value.isEmpty()) {
+                    if (!name.isPresent() || !value.isPresent()) {
                         return Optional.empty();
                     }
                     pairs.add(new String[] {name.get(), value.get()});

@@ -45,7 +45,7 @@ public final class EncryptionKeys {
     static EncryptionKeys parse(String setting, String value, UnaryOperator<String> environment) {
         Map<String, SecretKey> keys = new LinkedHashMap<>();
         for (String entry : value.split(",")) {
-            if (entry.isBlank()) {
+            if (entry.trim().isEmpty()) {
                 continue;
             }
             String[] parts = entry.trim().split("=", 2);

@@ -2,6 +2,7 @@ package dev.idempotency.config;
 
 import dev.idempotency.ConfigurationException;
 import dev.idempotency.canonical.IgnoredParts;
+import java.io.UnsupportedEncodingException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -134,13 +135,21 @@ public record Operation(
                         + " each with a non-empty value");
             }
             String[] nameAndValue = pair.split("=", 2);
-            String name = URLDecoder.decode(nameAndValue[0], StandardCharsets.UTF_8);
-            if (conditions.put(name, URLDecoder.decode(nameAndValue[1], StandardCharsets.UTF_8)) != null) {
+            String name = urlDecode(nameAndValue[0]);
+            if (conditions.put(name, urlDecode(nameAndValue[1])) != null) {
                 throw new ConfigurationException("operations: '" + route + "' names the parameter '" + name
                         + "' twice; a request parameter has one value to compare");
             }
         }
         return conditions;
+    }
+
+    private static String urlDecode(String text) {
+        try {
+            return URLDecoder.decode(text, StandardCharsets.UTF_8.name());
+        } catch (UnsupportedEncodingException e) {
+            throw new IllegalStateException("every Java platform has UTF-8", e);
+        }
     }
 
     private static ConfigurationException malformed(String line) {

@@ -132,7 +132,7 @@ public final class Setting<T> {
     static Parser<Duration> wholeSeconds() {
         return (name, text, environment) -> {
             Duration value = duration(name, text);
-            if (value.compareTo(Duration.ofSeconds(1)) < 0 || value.toNanosPart() != 0) {
+            if (value.compareTo(Duration.ofSeconds(1)) < 0 || value.getNano() != 0) {
                 throw new ConfigurationException(
                         name + " must be a whole number of seconds, at least PT1S, was " + value);
             }

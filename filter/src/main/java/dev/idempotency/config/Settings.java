@@ -130,7 +130,7 @@ public final class Settings {
             "a JNDI name",
             "the `jta-data-source` of the WAR's JTA persistence unit",
             (name, text, environment) -> {
-                if (text.isBlank()) {
+                if (text.trim().isEmpty()) {
                     throw new ConfigurationException(
                             name + " must be a JNDI name such as java:jboss/datasources/AppDS, was blank");
                 }
@@ -139,7 +139,7 @@ public final class Settings {
 
     public static final Setting<String> PERSISTENCE_UNIT = Setting.optional(
             "persistence-unit", "a persistence unit name", "the WAR's only JTA unit", (name, text, environment) -> {
-                if (text.isBlank()) {
+                if (text.trim().isEmpty()) {
                     throw new ConfigurationException(name + " must name a unit in persistence.xml, was blank");
                 }
                 return text;
@@ -358,7 +358,7 @@ public final class Settings {
     private static List<Operation> operations(String text) {
         List<Operation> operations = new ArrayList<>();
         for (String line : text.split("[\\n;]")) {
-            if (line.isBlank()) {
+            if (line.trim().isEmpty()) {
                 continue;
             }
             Operation operation = Operation.parse(line);

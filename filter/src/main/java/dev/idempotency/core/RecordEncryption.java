@@ -139,7 +139,7 @@ public final class RecordEncryption {
     }
 
     private SecretKey key(String keyId) {
-        return keys.byId(keyId).orElseThrow();
+        return keys.byId(keyId).get();
     }
 
     /** Binds a sealed part to its key id, its record and its role. */

@@ -90,7 +90,7 @@ final class DerbyDialect extends SqlDialect {
                         "VALUES SYSCS_UTIL.SYSCS_GET_DATABASE_PROPERTY('derby.locks.waitTimeout')")) {
             String seconds = row.next() ? row.getString(1) : null;
             return Optional.of(
-                    Duration.ofSeconds(seconds == null ? DEFAULT_LOCK_WAIT_SECONDS : Long.parseLong(seconds.strip())));
+                    Duration.ofSeconds(seconds == null ? DEFAULT_LOCK_WAIT_SECONDS : Long.parseLong(seconds.trim())));
         }
     }
 

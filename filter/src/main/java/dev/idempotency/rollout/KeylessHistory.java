@@ -42,7 +42,7 @@ public final class KeylessHistory {
     /** Counts one keyless request, now. */
     void record(String operation, KeylessTelemetry.Client client, boolean probableDuplicate) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        LocalDate day = LocalDate.ofInstant(now, ZoneOffset.UTC);
+        LocalDate day = now.atOffset(ZoneOffset.UTC).toLocalDate();
         KeylessDay one = new KeylessDay(
                 operation, client.principal(), client.userAgentFamily(), day, 1, probableDuplicate ? 1 : 0, now, now);
         pending.merge(new DayOfClient(operation, client, day), one, KeylessHistory::sum);

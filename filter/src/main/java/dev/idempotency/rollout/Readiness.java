@@ -47,7 +47,7 @@ public record Readiness(
             long duplicatesLast7Days) {
         /** The UTC day this client last sent a keyless request. */
         public LocalDate lastSeenDay() {
-            return LocalDate.ofInstant(lastSeen, ZoneOffset.UTC);
+            return lastSeen.atOffset(ZoneOffset.UTC).toLocalDate();
         }
     }
 

@@ -81,7 +81,7 @@ public final class RequestResultStore {
     public ClaimOutcome claim(RequestResultId id, String canonicalRequest, Duration retention, Duration maxWait) {
         requireFitsKeyColumns(id);
         Values values =
-                identity(id).text("request", canonicalRequest).number("retentionSeconds", retention.toSeconds());
+                identity(id).text("request", canonicalRequest).number("retentionSeconds", retention.getSeconds());
         try (Connection connection = dataSource.getConnection()) {
             Optional<StoredRecord> winner = claim(connection, id, values, maxWait);
             return winner.<ClaimOutcome>map(ClaimOutcome.Existing::new).orElseGet(ClaimOutcome.Claimed::new);
