@@ -21,7 +21,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -254,6 +253,6 @@ public final class RequestCanonicalizer {
         } catch (IOException e) {
             throw new UncheckedIOException("a stream over bytes in memory does not fail", e);
         }
-        return HexFormat.of().formatHex(digest.digest());
+        return Hex.of(digest.digest());
     }
 }
