@@ -17,12 +17,14 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 
 /**
  * The admin servlet's report, as JSON: per operation its mode and who set it, this node's counts, the counts summed
@@ -57,9 +59,10 @@ final class AdminReport {
         Map<String, Map<KeylessTelemetry.Client, Long>> keyless =
                 runtime.keylessTelemetry().snapshot();
         for (Operation operation : runtime.config().operations()) {
-            ObjectNode described = operation(operation, keyless.getOrDefault(operation.contract(), Map.of()));
+            ObjectNode described =
+                    operation(operation, keyless.getOrDefault(operation.contract(), Collections.emptyMap()));
             described.set("cluster", cluster(operation.contract(), cluster));
-            if (history.isEmpty()) {
+            if (!history.isPresent()) {
                 described
                         .putObject("readiness")
                         .putNull("ready")
@@ -68,7 +71,7 @@ final class AdminReport {
                 Readiness readiness = Readiness.of(
                         history.get().stream()
                                 .filter(day -> day.operation().equals(operation.contract()))
-                                .toList(),
+                                .collect(Collectors.toList()),
                         firstDay,
                         today,
                         runtime.config().readinessQuietDays());
@@ -82,7 +85,9 @@ final class AdminReport {
 
     /** One operation's mode and this node's counts: the answer to a mode switch. */
     ObjectNode operation(Operation operation) {
-        return operation(operation, runtime.keylessTelemetry().snapshot().getOrDefault(operation.contract(), Map.of()));
+        return operation(
+                operation,
+                runtime.keylessTelemetry().snapshot().getOrDefault(operation.contract(), Collections.emptyMap()));
     }
 
     private ObjectNode operation(Operation operation, Map<KeylessTelemetry.Client, Long> keyless) {
@@ -153,7 +158,7 @@ final class AdminReport {
             return runtime.counters().readAll();
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "idempotency_counter could not be read", e);
-            return List.of();
+            return Collections.emptyList();
         }
     }
 

@@ -3,6 +3,9 @@ package dev.idempotency;
 import jakarta.ws.rs.client.ClientRequestContext;
 import jakarta.ws.rs.client.ClientRequestFilter;
 import java.net.URI;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 
@@ -44,7 +47,8 @@ public final class DerivedKeyClientFilter implements ClientRequestFilter {
     /** The header the key is sent in unless another is named: the one this filter and most providers read. */
     public static final String DEFAULT_HEADER = "Idempotency-Key";
 
-    private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
+    private static final Set<String> SAFE_METHODS =
+            Collections.unmodifiableSet(new HashSet<>(Arrays.asList("GET", "HEAD", "OPTIONS", "TRACE")));
 
     private final String header;
 
@@ -58,7 +62,7 @@ public final class DerivedKeyClientFilter implements ClientRequestFilter {
      * @throws IllegalArgumentException if the header name is null or blank
      */
     public DerivedKeyClientFilter(String header) {
-        if (header == null || header.isBlank()) {
+        if (header == null || header.trim().isEmpty()) {
             throw new IllegalArgumentException("the key header needs a name, such as " + DEFAULT_HEADER + "; was "
                     + (header == null ? "null" : "\"" + header + "\""));
         }
@@ -68,7 +72,7 @@ public final class DerivedKeyClientFilter implements ClientRequestFilter {
     @Override
     public void filter(ClientRequestContext request) {
         Optional<IdempotentExecution> execution = IdempotentExecution.current();
-        if (execution.isEmpty()
+        if (!execution.isPresent()
                 || SAFE_METHODS.contains(request.getMethod())
                 || request.getHeaderString(header) != null) {
             return;

@@ -19,10 +19,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.time.Clock;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * The operator's switchboard for an {@link IdempotencyFilter}: every operation's rollout mode and its
@@ -111,7 +112,7 @@ public class IdempotencyAdminServlet extends HttpServlet {
             ResponseWriter.send(
                     response,
                     200,
-                    Map.of("Content-Type", List.of("text/html;charset=UTF-8")),
+                    Collections.singletonMap("Content-Type", Collections.singletonList("text/html;charset=UTF-8")),
                     page.getBytes(StandardCharsets.UTF_8));
             return;
         }
@@ -163,7 +164,7 @@ public class IdempotencyAdminServlet extends HttpServlet {
     @Override
     protected void doDelete(HttpServletRequest request, HttpServletResponse response) throws IOException {
         String scope = request.getParameter(SCOPE_PARAMETER);
-        if (scope == null || scope.isBlank()) {
+        if (scope == null || scope.trim().isEmpty()) {
             ProblemResponse.send(
                     response,
                     Problem.SCOPE_REQUIRED,
@@ -220,7 +221,7 @@ public class IdempotencyAdminServlet extends HttpServlet {
         List<String> names = getServletContext().getFilterRegistrations().values().stream()
                 .filter(filter -> IdempotencyFilter.class.getName().equals(filter.getClassName()))
                 .map(FilterRegistration::getName)
-                .toList();
+                .collect(Collectors.toList());
         if (names.size() != 1) {
             throw new IllegalStateException(INIT_PARAM_FILTER_NAME + " must name the idempotency filter to manage;"
                     + " the application has " + names);
@@ -233,7 +234,7 @@ public class IdempotencyAdminServlet extends HttpServlet {
         ResponseWriter.send(
                 response,
                 200,
-                Map.of("Content-Type", List.of("application/json")),
+                Collections.singletonMap("Content-Type", Collections.singletonList("application/json")),
                 JSON.writerWithDefaultPrettyPrinter().writeValueAsString(body).getBytes(StandardCharsets.UTF_8));
     }
 }

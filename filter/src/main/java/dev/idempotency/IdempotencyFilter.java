@@ -146,7 +146,7 @@ public class IdempotencyFilter implements Filter {
         } else {
             operation = config.operationFor(http.getMethod(), path);
         }
-        if (operation.isEmpty()) {
+        if (!operation.isPresent()) {
             chain.doFilter(matched, response);
             return;
         }

@@ -8,9 +8,11 @@ import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
 import java.net.MalformedURLException;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Installs the filter when the application starts, so adopting it needs no change to the application: if
@@ -39,9 +41,9 @@ public final class IdempotencyInitializer implements ServletContainerInitializer
         List<? extends FilterRegistration> filters = mappedFilters(servletContext);
         if (filters.isEmpty()) {
             if (hasSettingsFile(servletContext)) {
-                filters = List.of(register(servletContext, true));
+                filters = Collections.singletonList(register(servletContext, true));
             } else if (FilterRuntime.configuredByMicroProfile(servletContext)) {
-                filters = List.of(register(servletContext, false));
+                filters = Collections.singletonList(register(servletContext, false));
             }
         }
         for (FilterRegistration filter : filters) {
@@ -59,7 +61,7 @@ public final class IdempotencyInitializer implements ServletContainerInitializer
     private static List<? extends FilterRegistration> mappedFilters(ServletContext servletContext) {
         return servletContext.getFilterRegistrations().values().stream()
                 .filter(filter -> IdempotencyFilter.class.getName().equals(filter.getClassName()))
-                .toList();
+                .collect(Collectors.toList());
     }
 
     private static boolean hasSettingsFile(ServletContext servletContext) {

@@ -61,7 +61,7 @@ public final class IdempotencyRecords {
      *     than ten seconds
      */
     public int eraseScope(String scope) {
-        if (scope == null || scope.isBlank()) {
+        if (scope == null || scope.trim().isEmpty()) {
             throw new IllegalArgumentException("name the scope to erase: a principal's name");
         }
         return store.deleteScope(scope);
@@ -75,7 +75,7 @@ public final class IdempotencyRecords {
      * @throws StoreException as {@link #eraseScope} does
      */
     public int eraseHeaderScope(String headerValue) {
-        if (headerValue == null || headerValue.isBlank()) {
+        if (headerValue == null || headerValue.trim().isEmpty()) {
             throw new IllegalArgumentException("name the caller to erase: the value of its scope-header");
         }
         return headerScope.erasable(headerValue).stream()

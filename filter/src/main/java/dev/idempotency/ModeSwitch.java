@@ -6,9 +6,11 @@ import dev.idempotency.runtime.FilterRuntime;
 import dev.idempotency.servlet.Problem;
 import dev.idempotency.servlet.ProblemException;
 import java.security.Principal;
+import java.util.Arrays;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 
 /**
  * An operator's switch of one operation's rollout mode, for every node, recorded under the operator's principal:
@@ -60,7 +62,7 @@ final class ModeSwitch {
         } catch (ConfigurationException e) {
             throw new ProblemException(
                     Problem.ROLLOUT_MODE_INVALID,
-                    channel.modeHint + "; the mode is one of " + List.of(RolloutMode.values()));
+                    channel.modeHint + "; the mode is one of " + Arrays.toString(RolloutMode.values()));
         }
         String operatorName = operator == null ? "anonymous" : operator.getName();
         try {
@@ -74,6 +76,6 @@ final class ModeSwitch {
     }
 
     private List<String> contracts() {
-        return runtime.config().operations().stream().map(Operation::contract).toList();
+        return runtime.config().operations().stream().map(Operation::contract).collect(Collectors.toList());
     }
 }

@@ -3,7 +3,7 @@ package dev.idempotency.buffer;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
  * A body held in memory in segments of at most {@value #MAX_SEGMENT_BYTES} bytes: the request body the filter
@@ -136,7 +136,7 @@ public final class SegmentedBuffer {
 
     /** The length of each segment, allocated or handed in, in order. For tests that check how the bytes are held. */
     List<Integer> segmentLengths() {
-        return segments.stream().map(segment -> segment.length).toList();
+        return segments.stream().map(segment -> segment.length).collect(Collectors.toList());
     }
 
     private byte[] last() {
@@ -174,7 +174,10 @@ public final class SegmentedBuffer {
 
         @Override
         public int read(byte[] into, int offset, int length) {
-            Objects.checkFromIndexSize(offset, length, into.length);
+            if (offset < 0 || length < 0 || length > into.length - offset) {
+                throw new IndexOutOfBoundsException(
+                        "offset " + offset + ", length " + length + ", array length " + into.length);
+            }
             // The end first, then an empty read: ByteArrayInputStream's order, which the application's stream had.
             if (!advanceToData()) {
                 return -1;

@@ -2,6 +2,7 @@ package dev.idempotency.canonical;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -75,8 +76,8 @@ public record CanonicalRequest(String text) {
         TreeSet<String> names = new TreeSet<>(a.keySet());
         names.addAll(b.keySet());
         for (String name : names) {
-            List<String> x = a.getOrDefault(name, List.of());
-            List<String> y = b.getOrDefault(name, List.of());
+            List<String> x = a.getOrDefault(name, Collections.emptyList());
+            List<String> y = b.getOrDefault(name, Collections.emptyList());
             String field = FORM + "/" + escape(name);
             if (x.size() != y.size() || x.size() == 1) {
                 if (!x.equals(y)) {

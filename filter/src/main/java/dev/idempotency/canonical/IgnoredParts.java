@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idempotency.ConfigurationException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -51,7 +52,7 @@ public final class IgnoredParts {
                         "operations: ignore= of " + contract + " names '" + pointer + "' twice");
             }
         }
-        return List.copyOf(pointers);
+        return Collections.unmodifiableList(new ArrayList<>(pointers));
     }
 
     /** The query parameter names to leave out, as sent (the canonical query is not decoded). */

@@ -20,7 +20,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -59,7 +59,7 @@ public final class RequestCanonicalizer {
      */
     public CanonicalRequest canonicalize(
             String method, String operation, String path, String query, String contentType, byte[] body) {
-        return canonicalize(method, operation, path, query, contentType, body, List.of());
+        return canonicalize(method, operation, path, query, contentType, body, Collections.emptyList());
     }
 
     /**
@@ -162,7 +162,7 @@ public final class RequestCanonicalizer {
                     int equals = indexOf(body, (byte) '=', start, i);
                     Optional<String> name = decode(body, start, equals < 0 ? i : equals, charset);
                     Optional<String> value = equals < 0 ? Optional.of("") : decode(body, equals + 1, i, charset);
-                    if (name.isEmpty() || value.isEmpty()) {
+                    if (!name.isPresent() || !value.isPresent()) {
                         return Optional.empty();
                     }
                     pairs.add(new String[] {name.get(), value.get()});
@@ -253,6 +253,6 @@ public final class RequestCanonicalizer {
         } catch (IOException e) {
             throw new UncheckedIOException("a stream over bytes in memory does not fail", e);
         }
-        return HexFormat.of().formatHex(digest.digest());
+        return Hex.of(digest.digest());
     }
 }

@@ -1,7 +1,9 @@
 package dev.idempotency.config;
 
 import dev.idempotency.ConfigurationException;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -24,10 +26,11 @@ import javax.crypto.spec.SecretKeySpec;
  */
 public final class EncryptionKeys {
     /** No keys: no operation may be encrypted. */
-    public static final EncryptionKeys NONE = new EncryptionKeys(Map.of());
+    public static final EncryptionKeys NONE = new EncryptionKeys(Collections.emptyMap());
 
     private static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-    private static final Set<Integer> AES_KEY_BYTES = Set.of(16, 24, 32);
+    private static final Set<Integer> AES_KEY_BYTES =
+            Collections.unmodifiableSet(new HashSet<>(Arrays.asList(16, 24, 32)));
 
     private final Map<String, SecretKey> keys;
 
@@ -42,7 +45,7 @@ public final class EncryptionKeys {
     static EncryptionKeys parse(String setting, String value, UnaryOperator<String> environment) {
         Map<String, SecretKey> keys = new LinkedHashMap<>();
         for (String entry : value.split(",")) {
-            if (entry.isBlank()) {
+            if (entry.trim().isEmpty()) {
                 continue;
             }
             String[] parts = entry.trim().split("=", 2);

@@ -5,6 +5,8 @@ import dev.idempotency.rollout.RolloutMode;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +33,7 @@ public final class IdempotencyConfig {
      *     {@code readiness-quiet-days} is longer than the {@code keyless-history-days} that could show it
      */
     IdempotencyConfig(Map<Setting<?>, Object> values) {
-        this.values = Map.copyOf(values);
+        this.values = Collections.unmodifiableMap(new HashMap<>(values));
         if (operations().isEmpty()) {
             throw new ConfigurationException("operations must list at least one operation, such as"
                     + " 'POST /api/accounts/{id}/debits = debit:v1'; it was empty");

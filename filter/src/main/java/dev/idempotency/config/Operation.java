@@ -2,10 +2,13 @@ package dev.idempotency.config;
 
 import dev.idempotency.ConfigurationException;
 import dev.idempotency.canonical.IgnoredParts;
+import java.io.UnsupportedEncodingException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -17,6 +20,7 @@ import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * One covered operation: an HTTP method and a path template mapped to an operation contract such as
@@ -55,7 +59,8 @@ public record Operation(
         REFUSE
     }
 
-    private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
+    private static final Set<String> SAFE_METHODS =
+            Collections.unmodifiableSet(new HashSet<>(Arrays.asList("GET", "HEAD", "OPTIONS", "TRACE")));
     private static final Pattern METHOD = Pattern.compile("[A-Z]+");
     private static final Pattern CONTRACT = Pattern.compile("[A-Za-z0-9._-]+:[A-Za-z0-9._-]+");
     private static final Pattern SEPARATOR = Pattern.compile("\\s=");
@@ -130,8 +135,8 @@ public record Operation(
                         + " each with a non-empty value");
             }
             String[] nameAndValue = pair.split("=", 2);
-            String name = URLDecoder.decode(nameAndValue[0], StandardCharsets.UTF_8);
-            if (conditions.put(name, URLDecoder.decode(nameAndValue[1], StandardCharsets.UTF_8)) != null) {
+            String name = urlDecode(nameAndValue[0]);
+            if (conditions.put(name, urlDecode(nameAndValue[1])) != null) {
                 throw new ConfigurationException("operations: '" + route + "' names the parameter '" + name
                         + "' twice; a request parameter has one value to compare");
             }
@@ -139,10 +144,18 @@ public record Operation(
         return conditions;
     }
 
+    private static String urlDecode(String text) {
+        try {
+            return URLDecoder.decode(text, StandardCharsets.UTF_8.name());
+        } catch (UnsupportedEncodingException e) {
+            throw new IllegalStateException("every Java platform has UTF-8", e);
+        }
+    }
+
     private static ConfigurationException malformed(String line) {
         List<String> examples = OperationOptions.ALL.stream()
                 .map(option -> "'" + option.withExample() + "'")
-                .toList();
+                .collect(Collectors.toList());
         return new ConfigurationException("operations: '" + line.trim() + "' is malformed; write one operation"
                 + " per line as 'POST /api/accounts/{id}/debits = debit:v1', optionally followed by "
                 + String.join(", ", examples.subList(0, examples.size() - 1)) + " and "

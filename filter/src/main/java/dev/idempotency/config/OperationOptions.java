@@ -3,6 +3,9 @@ package dev.idempotency.config;
 import dev.idempotency.canonical.IgnoredParts;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -45,7 +48,7 @@ public final class OperationOptions {
             "replay-roles",
             "role names separated by `|`",
             "none: no role check",
-            Set.of(),
+            Collections.emptySet(),
             "role1|role2",
             "a stored response is replayed only to a caller in one of these roles at the time of the retry;"
                     + " otherwise `403 replay-forbidden` (see"
@@ -55,7 +58,7 @@ public final class OperationOptions {
                     throw OperationOption.refusal(
                             option, contract, "role names separated by |, such as clerk|auditor", text);
                 }
-                return Set.copyOf(List.of(text.split("\\|")));
+                return Collections.unmodifiableSet(new HashSet<>(Arrays.asList(text.split("\\|"))));
             },
             roles -> String.join("|", new TreeSet<>(roles)));
 
@@ -70,7 +73,7 @@ public final class OperationOptions {
             "ignore",
             "JSON pointers such as `/body/json/sentAt` or `/query/nonce`, separated by `|`",
             "none: the whole request is compared",
-            List.of(),
+            Collections.emptyList(),
             "/body/json/member|/query/name",
             "parts of the request left out of the comparison"
                     + " (see [below](#leaving-a-member-out-of-the-comparison-ignore))",
@@ -86,6 +89,6 @@ public final class OperationOptions {
                     + " [below](#a-retry-after-the-retention-after-expiry))");
 
     /** Every option, in the order of the options table, the malformed-entry message and {@code toString}. */
-    public static final List<OperationOption<?>> ALL =
-            List.of(RETENTION, ENCRYPTED, REPLAY_ROLES, CONCURRENT, IGNORE, AFTER_EXPIRY);
+    public static final List<OperationOption<?>> ALL = Collections.unmodifiableList(
+            Arrays.asList(RETENTION, ENCRYPTED, REPLAY_ROLES, CONCURRENT, IGNORE, AFTER_EXPIRY));
 }

@@ -1,6 +1,8 @@
 package dev.idempotency.config;
 
 import dev.idempotency.ConfigurationException;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -35,14 +37,14 @@ public final class PathTemplate {
             throw new ConfigurationException("path template must start with '/', was '" + text + "'");
         }
         if (text.equals("/")) {
-            return new PathTemplate(text, List.of());
+            return new PathTemplate(text, Collections.emptyList());
         }
         if (text.endsWith("/")) {
             throw new ConfigurationException("path template '" + text + "' ends with '/', which no request path"
                     + " does: the filter removes one trailing slash before matching; write '"
                     + text.substring(0, text.length() - 1) + "', which covers both spellings");
         }
-        List<String> segments = List.of(text.substring(1).split("/", -1));
+        List<String> segments = Arrays.asList(text.substring(1).split("/", -1));
         for (String segment : segments) {
             String unmatchable = whyUnmatchable(segment);
             if (unmatchable != null) {

@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 
 /**
  * One setting of the filter, declared once in {@link Settings}: its name, the format and default an operator
@@ -131,7 +132,7 @@ public final class Setting<T> {
     static Parser<Duration> wholeSeconds() {
         return (name, text, environment) -> {
             Duration value = duration(name, text);
-            if (value.compareTo(Duration.ofSeconds(1)) < 0 || value.toNanosPart() != 0) {
+            if (value.compareTo(Duration.ofSeconds(1)) < 0 || value.getNano() != 0) {
                 throw new ConfigurationException(
                         name + " must be a whole number of seconds, at least PT1S, was " + value);
             }
@@ -168,7 +169,7 @@ public final class Setting<T> {
                 }
             }
             List<String> allowed =
-                    Arrays.stream(type.getEnumConstants()).map(Setting::written).toList();
+                    Arrays.stream(type.getEnumConstants()).map(Setting::written).collect(Collectors.toList());
             throw new ConfigurationException(
                     name + " must be one of " + String.join(", ", allowed) + ", was '" + text + "'");
         };

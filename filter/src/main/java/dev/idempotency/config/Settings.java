@@ -10,12 +10,15 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -30,8 +33,8 @@ public final class Settings {
     private Settings() {}
 
     /** Headers that carry credentials or session state: replaying them would hand one client's session to another. */
-    private static final Set<String> NEVER_STORED =
-            Set.of("set-cookie", "set-cookie2", "www-authenticate", "authorization", "proxy-authenticate");
+    private static final Set<String> NEVER_STORED = Collections.unmodifiableSet(new HashSet<>(
+            Arrays.asList("set-cookie", "set-cookie2", "www-authenticate", "authorization", "proxy-authenticate")));
 
     private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
@@ -45,9 +48,9 @@ public final class Settings {
                             ", ",
                             OperationOptions.ALL.stream()
                                     .map(option -> "`" + option.written() + "`")
-                                    .toList()),
+                                    .collect(Collectors.toList())),
             "none; required",
-            List.of(),
+            Collections.emptyList(),
             (name, text, environment) -> operations(text));
 
     public static final Setting<String> KEY_HEADER =
@@ -127,7 +130,7 @@ public final class Settings {
             "a JNDI name",
             "the `jta-data-source` of the WAR's JTA persistence unit",
             (name, text, environment) -> {
-                if (text.isBlank()) {
+                if (text.trim().isEmpty()) {
                     throw new ConfigurationException(
                             name + " must be a JNDI name such as java:jboss/datasources/AppDS, was blank");
                 }
@@ -136,7 +139,7 @@ public final class Settings {
 
     public static final Setting<String> PERSISTENCE_UNIT = Setting.optional(
             "persistence-unit", "a persistence unit name", "the WAR's only JTA unit", (name, text, environment) -> {
-                if (text.isBlank()) {
+                if (text.trim().isEmpty()) {
                     throw new ConfigurationException(name + " must name a unit in persistence.xml, was blank");
                 }
                 return text;
@@ -219,7 +222,7 @@ public final class Settings {
             "stored-headers",
             "comma-separated header names",
             "`Content-Type, Location`",
-            List.of("Content-Type", "Location"),
+            Collections.unmodifiableList(Arrays.asList("Content-Type", "Location")),
             (name, text, environment) -> storedHeaders(name, text));
 
     public static final Setting<StorableStatuses> STORABLE_STATUSES = Setting.of(
@@ -295,7 +298,7 @@ public final class Settings {
             .shownAs(Setting::written);
 
     /** Every setting, in the order of the settings table and the start-up line. */
-    public static final List<Setting<?>> ALL = List.of(
+    public static final List<Setting<?>> ALL = Collections.unmodifiableList(Arrays.asList(
             OPERATIONS,
             KEY_HEADER,
             ROLLOUT_MODE,
@@ -326,11 +329,11 @@ public final class Settings {
             COUNTER_FLUSH_INTERVAL,
             ENCRYPTION_KEYS,
             RETRY_HINTS,
-            PROBLEM_ERROR_MEMBER);
+            PROBLEM_ERROR_MEMBER));
 
     /** {@code `a`, `b` or `c`}, as the settings table writes a choice. */
     private static String inWords(List<String> values) {
-        List<String> quoted = values.stream().map(value -> "`" + value + "`").toList();
+        List<String> quoted = values.stream().map(value -> "`" + value + "`").collect(Collectors.toList());
         return String.join(", ", quoted.subList(0, quoted.size() - 1)) + " or " + quoted.get(quoted.size() - 1);
     }
 
@@ -355,7 +358,7 @@ public final class Settings {
     private static List<Operation> operations(String text) {
         List<Operation> operations = new ArrayList<>();
         for (String line : text.split("[\\n;]")) {
-            if (line.isBlank()) {
+            if (line.trim().isEmpty()) {
                 continue;
             }
             Operation operation = Operation.parse(line);
@@ -367,7 +370,7 @@ public final class Settings {
             }
             operations.add(operation);
         }
-        return List.copyOf(operations);
+        return Collections.unmodifiableList(operations);
     }
 
     /** Two entries on one path must condition on the same parameters, with different values. */
@@ -411,7 +414,7 @@ public final class Settings {
         for (String header : Arrays.stream(text.split(","))
                 .map(String::trim)
                 .filter(s -> !s.isEmpty())
-                .toList()) {
+                .collect(Collectors.toList())) {
             if (!TOKEN.matcher(header).matches()) {
                 throw new ConfigurationException(name + " must list HTTP header names, had '" + header + "'");
             }
@@ -421,6 +424,6 @@ public final class Settings {
             }
             seen.add(header);
         }
-        return List.copyOf(seen);
+        return Collections.unmodifiableList(new ArrayList<>(seen));
     }
 }

@@ -1,6 +1,7 @@
 package dev.idempotency.config;
 
 import dev.idempotency.ConfigurationException;
+import java.util.Collections;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -13,14 +14,14 @@ import java.util.TreeSet;
  * <p>Immutable and thread-safe.
  */
 public final class StorableStatuses {
-    public static final StorableStatuses DEFAULT = new StorableStatuses(false, Set.of());
+    public static final StorableStatuses DEFAULT = new StorableStatuses(false, Collections.emptySet());
 
     private final boolean redirects;
     private final Set<Integer> refusals;
 
     private StorableStatuses(boolean redirects, Set<Integer> refusals) {
         this.redirects = redirects;
-        this.refusals = Set.copyOf(refusals);
+        this.refusals = Collections.unmodifiableSet(new TreeSet<>(refusals));
     }
 
     /**

@@ -117,13 +117,13 @@ public final class ProcessedMessages {
 
     private boolean claim(String subscriber, String messageId, String localObject, String payload) {
         Objects.requireNonNull(subscriber, "subscriber");
-        if (messageId == null || messageId.isBlank()) {
+        if (messageId == null || messageId.trim().isEmpty()) {
             // Some databases store '' as NULL; an empty id would also match every other empty id.
             throw new IllegalArgumentException("a message id must not be empty");
         }
         requireActiveTransaction();
         Optional<Optional<String>> stored = store.claim(subscriber, messageId, payload, localObject, REDELIVERY_WAIT);
-        if (stored.isEmpty()) {
+        if (!stored.isPresent()) {
             return true;
         }
         requireSamePayload(subscriber, messageId, stored.get().orElse(null), payload);

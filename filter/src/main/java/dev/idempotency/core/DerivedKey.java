@@ -29,7 +29,7 @@ public final class DerivedKey {
      * @throws IllegalArgumentException if the label is null or blank
      */
     public static String of(String scope, String operation, String key, String label) {
-        if (label == null || label.isBlank()) {
+        if (label == null || label.trim().isEmpty()) {
             throw new IllegalArgumentException("a derived key needs a label naming the call, such as \"charge\";"
                     + " was " + (label == null ? "null" : "\"" + label + "\""));
         }

@@ -4,7 +4,9 @@ import dev.idempotency.config.Settings;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import javax.crypto.Mac;
@@ -72,7 +74,7 @@ public final class HeaderScope {
      * deletes both, so an erasure is complete whichever release stored the records.
      */
     public List<String> erasable(String headerValue) {
-        return List.of(of(headerValue), PREFIX + headerValue.trim());
+        return Collections.unmodifiableList(Arrays.asList(of(headerValue), PREFIX + headerValue.trim()));
     }
 
     private static byte[] hmac(SecretKey secret, byte[] value) {

@@ -185,7 +185,7 @@ public final class IdempotentExecutor {
                     }
                     throw e;
                 }
-                if (ran.toStore().isEmpty()) {
+                if (!ran.toStore().isPresent()) {
                     // A failure or a refusal that is not a final outcome: undo its effects, keep the key free.
                     return new Decision.RolledBack<>(ran.result());
                 }

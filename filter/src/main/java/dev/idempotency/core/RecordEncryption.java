@@ -9,6 +9,8 @@ import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.Set;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
@@ -40,7 +42,7 @@ public final class RecordEncryption {
 
     public RecordEncryption(EncryptionKeys keys, Set<String> encryptedOperations) {
         this.keys = keys;
-        this.encryptedOperations = Set.copyOf(encryptedOperations);
+        this.encryptedOperations = Collections.unmodifiableSet(new HashSet<>(encryptedOperations));
     }
 
     /** The canonical request as it is stored for this record: sealed if its operation is encrypted. */
@@ -137,7 +139,7 @@ public final class RecordEncryption {
     }
 
     private SecretKey key(String keyId) {
-        return keys.byId(keyId).orElseThrow();
+        return keys.byId(keyId).get();
     }
 
     /** Binds a sealed part to its key id, its record and its role. */

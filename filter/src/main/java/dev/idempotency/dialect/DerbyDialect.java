@@ -6,6 +6,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -66,7 +68,7 @@ final class DerbyDialect extends SqlDialect {
     /** Derby drops a schema only when it is empty: its tables and the time function go first. */
     @Override
     public List<String> dropSchemaStatements(String schema) {
-        return List.of(
+        return Collections.unmodifiableList(Arrays.asList(
                 "DROP TABLE " + schema + ".request_result",
                 "DROP TABLE " + schema + ".idempotency_rollout",
                 "DROP TABLE " + schema + ".idempotency_rollout_history",
@@ -74,7 +76,7 @@ final class DerbyDialect extends SqlDialect {
                 "DROP TABLE " + schema + ".idempotency_counter",
                 "DROP TABLE " + schema + ".idempotency_keyless_day",
                 "DROP FUNCTION " + schema + ".idempotency_now_millis",
-                "DROP SCHEMA " + schema + " RESTRICT");
+                "DROP SCHEMA " + schema + " RESTRICT"));
     }
 
     /**
@@ -88,7 +90,7 @@ final class DerbyDialect extends SqlDialect {
                         "VALUES SYSCS_UTIL.SYSCS_GET_DATABASE_PROPERTY('derby.locks.waitTimeout')")) {
             String seconds = row.next() ? row.getString(1) : null;
             return Optional.of(
-                    Duration.ofSeconds(seconds == null ? DEFAULT_LOCK_WAIT_SECONDS : Long.parseLong(seconds.strip())));
+                    Duration.ofSeconds(seconds == null ? DEFAULT_LOCK_WAIT_SECONDS : Long.parseLong(seconds.trim())));
         }
     }
 
@@ -147,13 +149,13 @@ final class DerbyDialect extends SqlDialect {
      */
     @Override
     public List<SqlStatement> upsertRolloutStatements() {
-        return List.of(
+        return Collections.unmodifiableList(Arrays.asList(
                 SqlStatement.of("INSERT INTO idempotency_rollout (operation, mode, changed_by, changed_at)"
                         + " SELECT CAST(:operation AS VARCHAR(1000)), CAST(:mode AS VARCHAR(16)),"
                         + " CAST(:changedBy AS VARCHAR(1000)), " + NOW + " FROM SYSIBM.SYSDUMMY1"
                         + " WHERE NOT EXISTS (SELECT 1 FROM idempotency_rollout WHERE operation = :operation)"),
                 SqlStatement.of("UPDATE idempotency_rollout SET mode = :mode, changed_by = :changedBy, changed_at = "
-                        + NOW + " WHERE operation = :operation"));
+                        + NOW + " WHERE operation = :operation")));
     }
 
     /** Derby has no one-statement upsert that its network server runs: {@link #addToCounterStatements}. */
@@ -168,7 +170,7 @@ final class DerbyDialect extends SqlDialect {
      */
     @Override
     public List<SqlStatement> addToCounterStatements() {
-        return List.of(
+        return Collections.unmodifiableList(Arrays.asList(
                 SqlStatement.of("INSERT INTO idempotency_counter (operation, counter, principal, user_agent, count,"
                         + " updated_at) SELECT CAST(:operation AS VARCHAR(1000)), CAST(:counter AS VARCHAR(1000)),"
                         + " CAST(:principal AS VARCHAR(1000)), CAST(:userAgent AS VARCHAR(1000)), 0, " + NOW
@@ -177,7 +179,7 @@ final class DerbyDialect extends SqlDialect {
                         + " AND user_agent = :userAgent)"),
                 SqlStatement.of("UPDATE idempotency_counter SET count = count + CAST(:amount AS BIGINT), updated_at = "
                         + NOW + " WHERE operation = :operation AND counter = :counter AND principal = :principal"
-                        + " AND user_agent = :userAgent"));
+                        + " AND user_agent = :userAgent")));
     }
 
     /** Derby has no one-statement upsert that its network server runs: {@link #addToKeylessDayStatements}. */
@@ -195,7 +197,7 @@ final class DerbyDialect extends SqlDialect {
     public List<SqlStatement> addToKeylessDayStatements() {
         String key = " WHERE operation = :operation AND principal = :principal AND user_agent = :userAgent"
                 + " AND utc_day = :day";
-        return List.of(
+        return Collections.unmodifiableList(Arrays.asList(
                 SqlStatement.of("INSERT INTO idempotency_keyless_day (operation, principal, user_agent, utc_day,"
                         + " requests, duplicates, first_seen, last_seen) SELECT CAST(:operation AS VARCHAR(1000)),"
                         + " CAST(:principal AS VARCHAR(1000)), CAST(:userAgent AS VARCHAR(1000)),"
@@ -207,7 +209,7 @@ final class DerbyDialect extends SqlDialect {
                         + " first_seen = CASE WHEN first_seen < CAST(:firstSeen AS BIGINT) THEN first_seen"
                         + " ELSE CAST(:firstSeen AS BIGINT) END,"
                         + " last_seen = CASE WHEN last_seen > CAST(:lastSeen AS BIGINT) THEN last_seen"
-                        + " ELSE CAST(:lastSeen AS BIGINT) END" + key));
+                        + " ELSE CAST(:lastSeen AS BIGINT) END" + key)));
     }
 
     @Override

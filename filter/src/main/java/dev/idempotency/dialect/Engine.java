@@ -1,9 +1,11 @@
 package dev.idempotency.dialect;
 
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The database engines the filter runs on, one entry each: the value of the {@code database} setting, how the
@@ -89,7 +91,8 @@ public enum Engine {
 
     /** The {@code database} setting's values, in this list's order. */
     public static List<String> settingValues() {
-        return Arrays.stream(values()).map(Engine::settingValue).toList();
+        return Collections.unmodifiableList(
+                Arrays.stream(values()).map(Engine::settingValue).collect(Collectors.toList()));
     }
 
     /** The engine a {@code database} setting value names. */
@@ -109,7 +112,8 @@ public enum Engine {
     /** Every engine, in words, for messages that list what is supported. */
     static String supported() {
         return String.join(
-                        ", ", Arrays.stream(values()).map(Engine::description).toList()) + "; see docs/engines.md";
+                        ", ", Arrays.stream(values()).map(Engine::description).collect(Collectors.toList()))
+                + "; see docs/engines.md";
     }
 
     /** The value of the {@code database} setting that names this engine, such as {@code postgresql}. */

@@ -5,6 +5,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.logging.Logger;
@@ -66,7 +67,7 @@ class MariaDbDialect extends SqlDialect {
 
     @Override
     public List<String> dropSchemaStatements(String schema) {
-        return List.of("DROP SCHEMA " + schema);
+        return Collections.singletonList("DROP SCHEMA " + schema);
     }
 
     @Override

@@ -5,6 +5,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.OptionalInt;
 
@@ -72,12 +74,13 @@ final class OracleDialect extends SqlDialect {
      */
     @Override
     public List<String> createSchemaStatements(String schema) {
-        return List.of("CREATE USER " + schema + " NO AUTHENTICATION", "GRANT UNLIMITED TABLESPACE TO " + schema);
+        return Collections.unmodifiableList(Arrays.asList(
+                "CREATE USER " + schema + " NO AUTHENTICATION", "GRANT UNLIMITED TABLESPACE TO " + schema));
     }
 
     @Override
     public List<String> dropSchemaStatements(String schema) {
-        return List.of("DROP USER " + schema + " CASCADE");
+        return Collections.singletonList("DROP USER " + schema + " CASCADE");
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
@@ -94,7 +95,9 @@ final class PostgreSqlDialect extends SqlDialect {
                 }
             }
         }
-        return purges.isEmpty() ? List.of(purgeExpiredRequestsStatement()) : List.copyOf(purges);
+        return purges.isEmpty()
+                ? Collections.singletonList(purgeExpiredRequestsStatement())
+                : Collections.unmodifiableList(purges);
     }
 
     private static SqlStatement purgeExpiredRequestsFrom(String table) {

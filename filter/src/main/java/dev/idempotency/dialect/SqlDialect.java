@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -152,12 +153,12 @@ public abstract class SqlDialect {
      * SQL Server, a user on Oracle).
      */
     public List<String> createSchemaStatements(String schema) {
-        return List.of("CREATE SCHEMA " + schema);
+        return Collections.singletonList("CREATE SCHEMA " + schema);
     }
 
     /** Drops a schema {@link #createSchemaStatements} made, and every table in it; run in order. */
     public List<String> dropSchemaStatements(String schema) {
-        return List.of("DROP SCHEMA " + schema + " CASCADE");
+        return Collections.singletonList("DROP SCHEMA " + schema + " CASCADE");
     }
 
     /**
@@ -304,7 +305,7 @@ public abstract class SqlDialect {
      */
     public List<SqlStatement> purgeExpiredRequestsStatements(Connection connection, int waitSeconds)
             throws SQLException {
-        return List.of(purgeExpiredRequestsStatement());
+        return Collections.singletonList(purgeExpiredRequestsStatement());
     }
 
     /**
@@ -341,7 +342,7 @@ public abstract class SqlDialect {
      * same parameters: that statement alone, unless the engine has no one-statement upsert it can run (Derby).
      */
     public List<SqlStatement> upsertRolloutStatements() {
-        return List.of(upsertRolloutStatement());
+        return Collections.singletonList(upsertRolloutStatement());
     }
 
     /**
@@ -356,7 +357,7 @@ public abstract class SqlDialect {
      * run (Derby).
      */
     public List<SqlStatement> addToCounterStatements() {
-        return List.of(addToCounterStatement());
+        return Collections.singletonList(addToCounterStatement());
     }
 
     /** Every counter. Columns: operation, counter, principal, user_agent, count, updated_at. */
@@ -379,7 +380,7 @@ public abstract class SqlDialect {
      * run (Derby).
      */
     public List<SqlStatement> addToKeylessDayStatements() {
-        return List.of(addToKeylessDayStatement());
+        return Collections.singletonList(addToKeylessDayStatement());
     }
 
     /**

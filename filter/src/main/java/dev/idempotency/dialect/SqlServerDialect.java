@@ -4,6 +4,8 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -68,14 +70,14 @@ final class SqlServerDialect extends SqlDialect {
 
     @Override
     public List<String> createSchemaStatements(String schema) {
-        return List.of("CREATE DATABASE " + schema);
+        return Collections.singletonList("CREATE DATABASE " + schema);
     }
 
     /** A database in use cannot be dropped: single-user mode first ends any session a failed check left behind. */
     @Override
     public List<String> dropSchemaStatements(String schema) {
-        return List.of(
-                "ALTER DATABASE " + schema + " SET SINGLE_USER WITH ROLLBACK IMMEDIATE", "DROP DATABASE " + schema);
+        return Collections.unmodifiableList(Arrays.asList(
+                "ALTER DATABASE " + schema + " SET SINGLE_USER WITH ROLLBACK IMMEDIATE", "DROP DATABASE " + schema));
     }
 
     @Override

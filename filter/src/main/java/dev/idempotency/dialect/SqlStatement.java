@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +61,7 @@ public final class SqlStatement {
                 jdbc.append(c);
             }
         }
-        return new SqlStatement(text, jdbc.toString(), List.copyOf(parameters));
+        return new SqlStatement(text, jdbc.toString(), Collections.unmodifiableList(parameters));
     }
 
     /** This statement with {@code more} written after it, such as a locking clause. */

@@ -2,6 +2,8 @@ package dev.idempotency.metrics;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +50,7 @@ public final class JmxMetrics implements OutcomeListener {
 
     /** The operations counted, in configuration order. */
     public List<String> operations() {
-        return List.copyOf(counters.keySet());
+        return Collections.unmodifiableList(new ArrayList<>(counters.keySet()));
     }
 
     /** The counters of one operation on this node. */

@@ -1,6 +1,7 @@
 package dev.idempotency.metrics;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -20,7 +21,7 @@ public interface OutcomeListener {
 
     /** One listener that tells each of {@code listeners}, in order. */
     static OutcomeListener all(OutcomeListener... listeners) {
-        List<OutcomeListener> each = List.of(listeners);
+        List<OutcomeListener> each = Arrays.asList(listeners);
         return new OutcomeListener() {
             @Override
             public void requestEnded(String operation, Outcome outcome) {

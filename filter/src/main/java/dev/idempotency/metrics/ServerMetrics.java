@@ -60,13 +60,15 @@ public final class ServerMetrics implements OutcomeListener {
     }
 
     private OutcomeListener connect() {
-        Optional<OutcomeListener> found = attempt(
-                        "io.micrometer.core.instrument.MeterRegistry", "Micrometer", MicrometerMetrics::connect)
-                .or(() -> attempt(
-                        "org.eclipse.microprofile.metrics.MetricRegistry",
-                        "MicroProfile Metrics",
-                        MicroProfileMetrics::connect));
-        if (found.isEmpty()) {
+        Optional<OutcomeListener> found =
+                attempt("io.micrometer.core.instrument.MeterRegistry", "Micrometer", MicrometerMetrics::connect);
+        if (!found.isPresent()) {
+            found = attempt(
+                    "org.eclipse.microprofile.metrics.MetricRegistry",
+                    "MicroProfile Metrics",
+                    MicroProfileMetrics::connect);
+        }
+        if (!found.isPresent()) {
             LOG.fine(() -> "no server metrics system reachable from " + application + "; counting over JMX only");
         }
         return found.orElse(NONE);

@@ -30,8 +30,8 @@ public final class WrongNamespaceInitializer implements ServletContainerInitiali
 
     @Override
     public void onStartup(Set<Class<?>> classes, ServletContext servletContext) throws ServletException {
-        String refusal = ServletNamespace.of(ServletContainerInitializer.class.getPackageName())
-                .refusalOfTheOtherJar();
+        String refusal =
+                ServletNamespace.of(ServletContainerInitializer.class.getName()).refusalOfTheOtherJar();
         LOG.log(Level.SEVERE, refusal);
         throw new ServletException(refusal);
     }

@@ -4,6 +4,7 @@ import dev.idempotency.config.Operation;
 import dev.idempotency.servlet.Problem;
 import dev.idempotency.servlet.WireNames;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -12,6 +13,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.StringJoiner;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.PathItem;
@@ -45,8 +47,8 @@ public final class OpenApiAdditions {
     /** What {@link #addTo} did, for the log. */
     public record Summary(List<String> documented, List<String> conditional) {
         public Summary {
-            documented = List.copyOf(documented);
-            conditional = List.copyOf(conditional);
+            documented = Collections.unmodifiableList(new ArrayList<>(documented));
+            conditional = Collections.unmodifiableList(new ArrayList<>(conditional));
         }
     }
 
@@ -59,7 +61,7 @@ public final class OpenApiAdditions {
      * @param keyHeader the {@code key-header} setting
      */
     public OpenApiAdditions(List<Operation> operations, String keyHeader) {
-        this.operations = List.copyOf(operations);
+        this.operations = Collections.unmodifiableList(new ArrayList<>(operations));
         this.keyHeader = keyHeader;
     }
 
@@ -99,7 +101,7 @@ public final class OpenApiAdditions {
     private List<Operation> matching(String method, String path) {
         return operations.stream()
                 .filter(operation -> operation.matches(method, path))
-                .toList();
+                .collect(Collectors.toList());
     }
 
     /**

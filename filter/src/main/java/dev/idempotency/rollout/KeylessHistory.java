@@ -42,7 +42,7 @@ public final class KeylessHistory {
     /** Counts one keyless request, now. */
     void record(String operation, KeylessTelemetry.Client client, boolean probableDuplicate) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        LocalDate day = LocalDate.ofInstant(now, ZoneOffset.UTC);
+        LocalDate day = now.atOffset(ZoneOffset.UTC).toLocalDate();
         KeylessDay one = new KeylessDay(
                 operation, client.principal(), client.userAgentFamily(), day, 1, probableDuplicate ? 1 : 0, now, now);
         pending.merge(new DayOfClient(operation, client, day), one, KeylessHistory::sum);
@@ -51,7 +51,7 @@ public final class KeylessHistory {
     /** Removes and returns what was counted since the last take. */
     public List<KeylessDay> take() {
         List<KeylessDay> taken = new ArrayList<>();
-        for (DayOfClient key : List.copyOf(pending.keySet())) {
+        for (DayOfClient key : new ArrayList<>(pending.keySet())) {
             KeylessDay day = pending.remove(key);
             if (day != null) {
                 taken.add(day);

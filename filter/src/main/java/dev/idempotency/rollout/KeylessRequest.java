@@ -1,9 +1,9 @@
 package dev.idempotency.rollout;
 
+import dev.idempotency.canonical.Hex;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /**
  * What the rollout counters learn of a keyless request, taken by the servlet layer from the request line and
@@ -46,8 +46,7 @@ public record KeylessRequest(
                 + '\n'
                 + contentLength;
         try {
-            return HexFormat.of()
-                    .formatHex(MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8)));
+            return Hex.of(MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform has SHA-256", e);
         }

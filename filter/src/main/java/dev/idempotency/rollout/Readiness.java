@@ -6,10 +6,12 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * Whether requiring keys on one operation would break anyone now, read from its keyless history: ready when no
@@ -45,7 +47,7 @@ public record Readiness(
             long duplicatesLast7Days) {
         /** The UTC day this client last sent a keyless request. */
         public LocalDate lastSeenDay() {
-            return LocalDate.ofInstant(lastSeen, ZoneOffset.UTC);
+            return lastSeen.atOffset(ZoneOffset.UTC).toLocalDate();
         }
     }
 
@@ -88,11 +90,16 @@ public record Readiness(
         clients.sort((a, b) -> b.lastSeen().compareTo(a.lastSeen()));
         List<ClientHistory> blocking = clients.stream()
                 .filter(client -> !client.lastSeenDay().isBefore(quietFrom))
-                .toList();
+                .collect(Collectors.toList());
         List<DayTotal> days = new ArrayList<>();
         byDay.forEach((day, total) -> days.add(new DayTotal(day, total[0], total[1])));
         return new Readiness(
-                blocking.isEmpty(), quietDays, List.copyOf(clients), blocking, duplicatesLast7Days, List.copyOf(days));
+                blocking.isEmpty(),
+                quietDays,
+                Collections.unmodifiableList(clients),
+                Collections.unmodifiableList(blocking),
+                duplicatesLast7Days,
+                Collections.unmodifiableList(days));
     }
 
     private static ClientHistory sum(ClientHistory a, ClientHistory b) {

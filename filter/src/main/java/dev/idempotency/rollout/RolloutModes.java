@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -101,7 +102,7 @@ public final class RolloutModes {
         LOG.info(() -> "rollout of " + operation + " switched to " + mode + " by " + changedBy);
         // Stale, not forgotten: if the next read fails, the modes read before stay in force.
         Snapshot seen = snapshot;
-        snapshot = new Snapshot(seen == null ? Map.of() : seen.settings(), System.nanoTime(), true);
+        snapshot = new Snapshot(seen == null ? Collections.emptyMap() : seen.settings(), System.nanoTime(), true);
     }
 
     private synchronized Snapshot reload(Snapshot seen) {
@@ -113,7 +114,7 @@ public final class RolloutModes {
             snapshot = new Snapshot(settings, System.nanoTime(), false);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "cannot read idempotency_rollout; keeping the last modes read", e);
-            Map<String, Setting> kept = seen == null ? Map.of() : seen.settings();
+            Map<String, Setting> kept = seen == null ? Collections.emptyMap() : seen.settings();
             snapshot = new Snapshot(kept, System.nanoTime(), false);
         }
         return snapshot;

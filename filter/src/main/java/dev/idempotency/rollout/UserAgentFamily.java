@@ -13,7 +13,7 @@ public final class UserAgentFamily {
     private UserAgentFamily() {}
 
     public static String of(String userAgent) {
-        if (userAgent == null || userAgent.isBlank()) {
+        if (userAgent == null || userAgent.trim().isEmpty()) {
             return "unknown";
         }
         StringBuilder family = new StringBuilder();

@@ -45,7 +45,7 @@ final class EnginePolicy {
             case CREATE -> schema.createMissing();
             case NONE -> {}
         }
-        if (config.database().isEmpty() || config.schema() != SchemaAction.NONE) {
+        if (!config.database().isPresent() || config.schema() != SchemaAction.NONE) {
             // Only where start-up opens connections anyway: detection or the schema check.
             LockWaitBound.warning(dialect, dataSource, config.lockTimeout()).ifPresent(LOG::warning);
         }

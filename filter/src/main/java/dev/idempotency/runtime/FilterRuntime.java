@@ -23,11 +23,12 @@ import dev.idempotency.tx.JtaTransaction;
 import jakarta.servlet.ServletContext;
 import jakarta.transaction.UserTransaction;
 import java.time.Clock;
-import java.util.List;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 
@@ -85,7 +86,7 @@ public final class FilterRuntime {
                 config.rolloutMode(), config.rolloutRefresh(), transaction, dataSource.dataSource(), dialect);
         this.metrics = new JmxMetrics(
                 contextPath,
-                config.operations().stream().map(Operation::contract).toList());
+                config.operations().stream().map(Operation::contract).collect(Collectors.toList()));
         this.keylessTelemetry = new KeylessTelemetry(
                 new KeylessHistory(Clock.systemUTC()),
                 new ProbableDuplicates(config.keylessDuplicateWindow(), RECENT_KEYLESS_REQUESTS, System::nanoTime));
@@ -104,7 +105,7 @@ public final class FilterRuntime {
         CounterFlush counterFlush = new CounterFlush(transaction, counters, metrics, keylessTelemetry, keylessDays);
         this.housekeeping = new Housekeeping(
                 ManagedScheduler.find(filterName),
-                List.of(
+                Arrays.asList(
                         new Housekeeping.Task(keylessSummary(), config.keylessLogInterval()),
                         new Housekeeping.Task(counterFlush, config.counterFlushInterval()),
                         new Housekeeping.Task(

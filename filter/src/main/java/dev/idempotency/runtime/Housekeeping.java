@@ -35,7 +35,7 @@ final class Housekeeping {
     Housekeeping(Optional<ScheduledExecutorService> scheduler, List<Task> tasks, Runnable onStop, LongSupplier clock) {
         this.onStop = onStop;
         for (Task task : tasks) {
-            long seconds = task.interval().toSeconds();
+            long seconds = task.interval().getSeconds();
             if (scheduler.isPresent()) {
                 scheduled.add(scheduler.get().scheduleWithFixedDelay(task.work(), seconds, seconds, TimeUnit.SECONDS));
             } else {

@@ -29,9 +29,9 @@ final class LockWaitBound {
         }
         return bound.filter(engineBound -> engineBound.compareTo(lockTimeout) > 0)
                 .map(engineBound -> "on " + dialect.name() + " a duplicate request waits for the first up to the"
-                        + " database's own lock wait timeout, " + engineBound.toSeconds() + " s, and not up to"
+                        + " database's own lock wait timeout, " + engineBound.getSeconds() + " s, and not up to"
                         + " lock-timeout (" + lockTimeout + "), which the engine's query timeout cannot shorten; set"
-                        + " the database's lock wait timeout to at most " + lockTimeout.toSeconds() + " s (see"
+                        + " the database's lock wait timeout to at most " + lockTimeout.getSeconds() + " s (see"
                         + " docs/engines.md#apache-derby)");
     }
 }

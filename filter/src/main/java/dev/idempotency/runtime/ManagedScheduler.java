@@ -24,7 +24,7 @@ final class ManagedScheduler {
     /** The container's scheduler, or empty after one WARNING naming what the filter does without it. */
     static Optional<ScheduledExecutorService> find(String filterName) {
         Optional<ScheduledExecutorService> found = lookup();
-        if (found.isEmpty()) {
+        if (!found.isPresent()) {
             LOG.warning(missing(filterName));
         }
         return found;

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.w3c.dom.Element;
@@ -46,7 +47,7 @@ public final class PersistenceUnits {
      * @throws ConfigurationException saying what to set when no single unit can be chosen
      */
     public static Unit choose(List<Unit> units, Optional<String> wanted) {
-        List<String> jtaNames = units.stream().filter(Unit::jta).map(Unit::name).toList();
+        List<String> jtaNames = units.stream().filter(Unit::jta).map(Unit::name).collect(Collectors.toList());
         if (wanted.isPresent()) {
             Unit named = units.stream()
                     .filter(unit -> unit.name().equals(wanted.get()))
@@ -59,7 +60,7 @@ public final class PersistenceUnits {
             }
             return named;
         }
-        List<Unit> jtaUnits = units.stream().filter(Unit::jta).toList();
+        List<Unit> jtaUnits = units.stream().filter(Unit::jta).collect(Collectors.toList());
         if (jtaUnits.isEmpty()) {
             throw new ConfigurationException("the WAR declares no JTA persistence unit, so the datasource the"
                     + " application writes with is unknown; set datasource to its JNDI name");

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idempotency.config.ProblemErrorMember;
 import dev.idempotency.config.RetryHints;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,7 +70,7 @@ final class AnswerHints {
 
     /** The retry hints on a problem answer, if {@code retry-hints = sdk}. */
     Map<String, List<String>> problemHeaders(Problem problem) {
-        return retryCanChange(problem).map(this::shouldRetry).orElse(Map.of());
+        return retryCanChange(problem).map(this::shouldRetry).orElse(Collections.emptyMap());
     }
 
     /**
@@ -78,16 +79,16 @@ final class AnswerHints {
      * (2xx, 3xx) or which the filter never stores (5xx).
      */
     Map<String, List<String>> replayHeaders(int status) {
-        return status >= 400 && status < 500 ? shouldRetry(false) : Map.of();
+        return status >= 400 && status < 500 ? shouldRetry(false) : Collections.emptyMap();
     }
 
     private Map<String, List<String>> shouldRetry(boolean retry) {
         if (retryHints == RetryHints.NONE) {
-            return Map.of();
+            return Collections.emptyMap();
         }
         Map<String, List<String>> headers = new LinkedHashMap<>();
-        headers.put(WireNames.SHOULD_RETRY_HEADER, List.of(Boolean.toString(retry)));
-        headers.put(WireNames.STRIPE_SHOULD_RETRY_HEADER, List.of(Boolean.toString(retry)));
+        headers.put(WireNames.SHOULD_RETRY_HEADER, Collections.singletonList(Boolean.toString(retry)));
+        headers.put(WireNames.STRIPE_SHOULD_RETRY_HEADER, Collections.singletonList(Boolean.toString(retry)));
         return headers;
     }
 

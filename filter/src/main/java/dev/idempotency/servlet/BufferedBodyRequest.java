@@ -175,7 +175,7 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
                     .forEach((name, list) ->
                             values.computeIfAbsent(name, n -> new ArrayList<>()).addAll(list));
             Map<String, String[]> parameters = new LinkedHashMap<>();
-            values.forEach((name, list) -> parameters.put(name, list.toArray(String[]::new)));
+            values.forEach((name, list) -> parameters.put(name, list.toArray(new String[0])));
             formParameters = Collections.unmodifiableMap(parameters);
         }
         return formParameters;

@@ -1,5 +1,6 @@
 package dev.idempotency.servlet;
 
+import java.io.UnsupportedEncodingException;
 import java.net.URLDecoder;
 import java.nio.charset.Charset;
 import java.util.ArrayList;
@@ -23,13 +24,21 @@ final class FormPairs {
             }
             int equals = pair.indexOf('=');
             try {
-                String name = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), charset);
-                String value = equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), charset);
+                String name = urlDecode(equals < 0 ? pair : pair.substring(0, equals), charset);
+                String value = equals < 0 ? "" : urlDecode(pair.substring(equals + 1), charset);
                 values.computeIfAbsent(name, n -> new ArrayList<>()).add(value);
             } catch (IllegalArgumentException malformedEscape) {
                 // The container skips malformed pairs too, rather than failing the request.
             }
         }
         return values;
+    }
+
+    private static String urlDecode(String text, Charset charset) {
+        try {
+            return URLDecoder.decode(text, charset.name());
+        } catch (UnsupportedEncodingException e) {
+            throw new IllegalStateException(charset + " is a charset of this runtime, named by its own name", e);
+        }
     }
 }

@@ -37,7 +37,7 @@ public final class IdempotencyKeyHeader {
         }
         String raw = values.get(0);
         String key = raw.startsWith("\"") ? unquote(raw) : raw;
-        if (key.isBlank()) {
+        if (key.trim().isEmpty()) {
             throw invalid("the " + name + " header is empty; send a unique key such as a UUID");
         }
         if (key.length() > MAX_LENGTH) {

@@ -24,7 +24,6 @@ import java.security.Principal;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -79,7 +78,7 @@ public final class IdempotentRequestHandler {
         this.executor = executor;
         this.headerScope = headerScope;
         this.replayRoles = config.operations().stream()
-                .collect(Collectors.toUnmodifiableMap(Operation::contract, Operation::replayRoles, (a, b) -> a));
+                .collect(Collectors.toMap(Operation::contract, Operation::replayRoles, (a, b) -> a));
         this.replies = new ReplyCatalogue(
                 config.keyHeader(),
                 config.maxResponseBodyBytes(),
@@ -125,7 +124,7 @@ public final class IdempotentRequestHandler {
             throws IOException, ServletException {
         try {
             Optional<String> key = keyHeader.read(request);
-            if (key.isEmpty()) {
+            if (!key.isPresent()) {
                 keylessGate.admit(request, response, operation, rollout);
                 chain.doFilter(request, response);
                 return new Reply.PassedThrough(Outcome.KEYLESS_PASSED);
@@ -168,7 +167,8 @@ public final class IdempotentRequestHandler {
                     key.get());
         } catch (ProblemException problem) {
             // The key as sent, if it was, only to spread the Retry-After of a 503.
-            String sentKey = Objects.requireNonNullElse(request.getHeader(config.keyHeader()), "");
+            String sentKey =
+                    Optional.ofNullable(request.getHeader(config.keyHeader())).orElse("");
             return replies.refusal(
                     operation,
                     sentKey,
@@ -182,7 +182,7 @@ public final class IdempotentRequestHandler {
      * a caller whose role was revoked within the retention gets no stored response (nor learns of one).
      */
     private boolean mayReplay(Operation operation, HttpServletRequest request) {
-        Set<String> roles = replayRoles.getOrDefault(operation.contract(), Set.of());
+        Set<String> roles = replayRoles.getOrDefault(operation.contract(), Collections.emptySet());
         return roles.isEmpty() || roles.stream().anyMatch(request::isUserInRole);
     }
 
@@ -196,12 +196,14 @@ public final class IdempotentRequestHandler {
         if (principal != null) {
             return principal.getName();
         }
-        if (config.scopeHeader().isEmpty()) {
+        if (!config.scopeHeader().isPresent()) {
             throw replies.noCaller(operation.contract());
         }
         String header = config.scopeHeader().get();
         List<String> values = Collections.list(request.getHeaders(header));
-        if (values.size() != 1 || values.get(0).isBlank() || values.get(0).length() > MAX_SCOPE_HEADER_LENGTH) {
+        if (values.size() != 1
+                || values.get(0).trim().isEmpty()
+                || values.get(0).length() > MAX_SCOPE_HEADER_LENGTH) {
             throw replies.noCallerInHeader(operation.contract(), header, MAX_SCOPE_HEADER_LENGTH);
         }
         return headerScope.of(values.get(0));
@@ -254,7 +256,7 @@ public final class IdempotentRequestHandler {
     private ProblemException afterFailure(String operation, ProblemException failed) {
         Throwable failure = failed.getCause();
         Optional<String> refusal = TransactionControlAttempt.in(failure);
-        if (refusal.isEmpty()) {
+        if (!refusal.isPresent()) {
             LOG.log(Level.WARNING, operation + " failed and was rolled back", failure);
             return failed;
         }

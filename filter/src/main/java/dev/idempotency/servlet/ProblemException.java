@@ -1,5 +1,7 @@
 package dev.idempotency.servlet;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -14,7 +16,7 @@ public final class ProblemException extends Exception {
     private final transient Map<String, List<String>> extensions;
 
     public ProblemException(Problem problem, String detail) {
-        this(problem, detail, Map.of());
+        this(problem, detail, Collections.emptyMap());
     }
 
     /** @param extensions RFC 9457 extension members, each a list of strings, such as {@code mismatches} */
@@ -24,13 +26,13 @@ public final class ProblemException extends Exception {
 
     /** @param cause what made the request fail, for the log and for reading the database's reason in it */
     public ProblemException(Problem problem, String detail, Throwable cause) {
-        this(problem, detail, Map.of(), cause);
+        this(problem, detail, Collections.emptyMap(), cause);
     }
 
     private ProblemException(Problem problem, String detail, Map<String, List<String>> extensions, Throwable cause) {
         super(detail, cause, false, false);
         this.problem = problem;
-        this.extensions = Map.copyOf(extensions);
+        this.extensions = Collections.unmodifiableMap(new LinkedHashMap<>(extensions));
     }
 
     public Problem problem() {

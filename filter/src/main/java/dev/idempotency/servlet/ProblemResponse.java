@@ -6,6 +6,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,7 @@ public final class ProblemResponse {
      */
     public static void send(HttpServletResponse response, Problem problem, String detail, String instance)
             throws IOException {
-        send(response, problem, detail, instance, Map.of());
+        send(response, problem, detail, instance, Collections.emptyMap());
     }
 
     /**
@@ -67,7 +68,7 @@ public final class ProblemResponse {
         new TreeMap<>(extensions).forEach((name, values) -> values.forEach(body.putArray(name)::add));
         hints.errorMember(problem, detail).ifPresent(error -> body.set(WireNames.ERROR_MEMBER, error));
         Map<String, List<String>> headers = new LinkedHashMap<>();
-        headers.put("Content-Type", List.of(CONTENT_TYPE));
+        headers.put("Content-Type", Collections.singletonList(CONTENT_TYPE));
         delay.ifPresent(retry -> headers.putAll(retry.headers()));
         headers.putAll(hints.problemHeaders(problem));
         ResponseWriter.send(response, problem.status(), headers, body.toString().getBytes(StandardCharsets.UTF_8));

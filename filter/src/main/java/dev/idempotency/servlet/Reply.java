@@ -5,6 +5,7 @@ import dev.idempotency.store.StoredRecord;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,8 +37,8 @@ sealed interface Reply {
             Map<String, List<String>> headers =
                     new LinkedHashMap<>(record.response().headers());
             headers.putAll(hints.replayHeaders(record.response().status()));
-            headers.put(WireNames.REPLAYED_HEADER, List.of("true"));
-            headers.put(WireNames.EXPIRES_HEADER, List.of(HttpDates.format(record.expiresAt())));
+            headers.put(WireNames.REPLAYED_HEADER, Collections.singletonList("true"));
+            headers.put(WireNames.EXPIRES_HEADER, Collections.singletonList(HttpDates.format(record.expiresAt())));
             ResponseWriter.send(
                     response,
                     record.response().status(),

@@ -4,7 +4,7 @@ import dev.idempotency.config.Operation;
 import dev.idempotency.core.Decision;
 import dev.idempotency.metrics.Outcome;
 import java.time.Duration;
-import java.util.Map;
+import java.util.Collections;
 import java.util.Optional;
 import java.util.TreeSet;
 
@@ -79,7 +79,7 @@ final class ReplyCatalogue {
                                     + " (it differs at " + mismatched.differences()
                                     + "); send a new key for a new request,"
                                     + " or resend the original request unchanged",
-                            Map.of(WireNames.MISMATCHES_MEMBER, mismatched.differences())));
+                            Collections.singletonMap(WireNames.MISMATCHES_MEMBER, mismatched.differences())));
         }
         if (decision instanceof Decision.Expired<CapturedResponse> expired) {
             return refusal(

@@ -1,6 +1,7 @@
 package dev.idempotency.servlet;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,8 +41,8 @@ record RetryDelay(Duration delay) {
 
     Map<String, List<String>> headers() {
         Map<String, List<String>> headers = new LinkedHashMap<>();
-        headers.put(WireNames.RETRY_AFTER_HEADER, List.of(Long.toString(seconds())));
-        headers.put(WireNames.RETRY_AFTER_MS_HEADER, List.of(Long.toString(delay.toMillis())));
+        headers.put(WireNames.RETRY_AFTER_HEADER, Collections.singletonList(Long.toString(seconds())));
+        headers.put(WireNames.RETRY_AFTER_MS_HEADER, Collections.singletonList(Long.toString(delay.toMillis())));
         return headers;
     }
 }

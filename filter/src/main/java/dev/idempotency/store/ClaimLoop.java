@@ -128,7 +128,7 @@ public final class ClaimLoop {
         long deadline = System.nanoTime() + maxWait.toNanos();
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; ) {
             Optional<Answer<T>> answer = run(connection, statement, values, execution, maxWait, deadline, what);
-            if (answer.isEmpty()) {
+            if (!answer.isPresent()) {
                 continue; // the key is busy on an engine that does not wait; tried again after a pause
             }
             if (answer.get().claimed()) {
@@ -187,7 +187,7 @@ public final class ClaimLoop {
             long deadline,
             String what)
             throws SQLException {
-        int waitSeconds = (int) Math.min(Math.max(1, maxWait.toSeconds()), Integer.MAX_VALUE);
+        int waitSeconds = (int) Math.min(Math.max(1, maxWait.getSeconds()), Integer.MAX_VALUE);
         try (PreparedStatement claim = dialect.prepareClaim(connection, statement, values, waitSeconds)) {
             return Optional.of(execution.run(claim));
         } catch (SQLException e) {

@@ -12,7 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import javax.sql.DataSource;
 
@@ -88,8 +88,8 @@ public final class CounterStore {
                         new Key(
                                 rows.getString(1),
                                 rows.getString(2),
-                                Objects.requireNonNullElse(rows.getString(3), ""),
-                                Objects.requireNonNullElse(rows.getString(4), "")),
+                                Optional.ofNullable(rows.getString(3)).orElse(""),
+                                Optional.ofNullable(rows.getString(4)).orElse("")),
                         rows.getLong(5),
                         dialect.readInstant(rows, 6)));
             }

@@ -2,8 +2,10 @@ package dev.idempotency.store;
 
 import dev.idempotency.ConfigurationException;
 import dev.idempotency.dialect.SqlDialect;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -146,22 +148,22 @@ public final class FilterSchema {
 
     /** The DDL script's statements: comment lines dropped, split at each {@code ;} that ends a line. */
     static List<String> statements(String resource) {
-        String script;
+        StringBuilder code = new StringBuilder();
         try (InputStream in = FilterSchema.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("the filter's jar lacks " + resource);
             }
-            script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))
+                    .lines()
+                    .filter(line -> !line.trim().startsWith("--"))
+                    .forEach(line -> code.append(line).append('\n'));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        StringBuilder code = new StringBuilder();
-        script.lines().filter(line -> !line.strip().startsWith("--")).forEach(line -> code.append(line)
-                .append('\n'));
         List<String> statements = new ArrayList<>();
         for (String statement : code.toString().split(";\\s*\\n")) {
-            if (!statement.isBlank()) {
-                statements.add(statement.strip());
+            if (!statement.trim().isEmpty()) {
+                statements.add(statement.trim());
             }
         }
         return statements;

@@ -13,6 +13,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 /**
@@ -41,7 +42,7 @@ public final class KeylessDayStore {
             return;
         }
         List<KeylessDay> inKeyOrder =
-                increments.stream().sorted(KeylessDay.KEY_ORDER).toList();
+                increments.stream().sorted(KeylessDay.KEY_ORDER).collect(Collectors.toList());
         try (Connection connection = dataSource.getConnection()) {
             for (SqlStatement statement : dialect.addToKeylessDayStatements()) {
                 try (PreparedStatement add = statement.prepare(connection)) {

@@ -71,7 +71,7 @@ public final class ProcessedMessageStore {
                         .prepare(
                                 connection,
                                 Values.of()
-                                        .number("retentionSeconds", retention.toSeconds())
+                                        .number("retentionSeconds", retention.getSeconds())
                                         .number("batchSize", maxRows))) {
             return purge.executeUpdate();
         } catch (SQLException e) {

@@ -13,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +81,7 @@ public final class RequestResultStore {
     public ClaimOutcome claim(RequestResultId id, String canonicalRequest, Duration retention, Duration maxWait) {
         requireFitsKeyColumns(id);
         Values values =
-                identity(id).text("request", canonicalRequest).number("retentionSeconds", retention.toSeconds());
+                identity(id).text("request", canonicalRequest).number("retentionSeconds", retention.getSeconds());
         try (Connection connection = dataSource.getConnection()) {
             Optional<StoredRecord> winner = claim(connection, id, values, maxWait);
             return winner.<ClaimOutcome>map(ClaimOutcome.Existing::new).orElseGet(ClaimOutcome.Claimed::new);
@@ -279,7 +280,7 @@ public final class RequestResultStore {
     private static String writeHeaders(StoredResponse response) {
         Map<String, List<String>> headers = new LinkedHashMap<>(response.headers());
         if (response.writerCharset() != null) {
-            headers.put(WRITER_CHARSET, List.of(response.writerCharset()));
+            headers.put(WRITER_CHARSET, Collections.singletonList(response.writerCharset()));
         }
         try {
             return JSON.writeValueAsString(headers);

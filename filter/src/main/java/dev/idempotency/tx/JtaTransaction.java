@@ -34,7 +34,7 @@ public final class JtaTransaction implements Transaction {
     public void begin(Optional<Duration> timeout) {
         try {
             if (timeout.isPresent()) {
-                userTransaction.setTransactionTimeout((int) timeout.get().toSeconds());
+                userTransaction.setTransactionTimeout((int) timeout.get().getSeconds());
                 try {
                     userTransaction.begin();
                 } finally {

@@ -1,6 +1,8 @@
 package dev.idempotency.tx;
 
 import jakarta.transaction.NotSupportedException;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -17,7 +19,7 @@ import java.util.Set;
  */
 public final class TransactionControlAttempt {
     /** Fragments of the refusals, lower case: the container's pool, its transaction manager, or the driver. */
-    private static final List<String> REFUSALS = List.of(
+    private static final List<String> REFUSALS = Collections.unmodifiableList(Arrays.asList(
             // IronJacamar (WildFly, JBoss EAP): "IJ031019: You cannot commit during a managed transaction", and
             // the same for rollback and setAutoCommit.
             "during a managed transaction",
@@ -31,7 +33,7 @@ public final class TransactionControlAttempt {
             "not allowed in a global transaction",
             // Liberty's UserTransaction: "WTRN0017W: Unable to begin a nested transaction".
             "wtrn0017w",
-            "nested transaction");
+            "nested transaction"));
 
     /**
      * The name of JTA's exception for a {@code begin()} on a thread that already has a transaction. Taken from the
