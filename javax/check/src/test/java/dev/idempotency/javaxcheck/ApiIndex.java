@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.FieldVisitor;
@@ -21,7 +22,7 @@ import org.objectweb.asm.Opcodes;
 
 /**
  * The classes a jar links against, read from class files only: the given jars (the jar itself, the APIs the server
- * provides) and the JDK's own modules, never the test's class path. A member is found as the JVM resolves it: in
+ * provides) and a JDK's class library (the running JDK's modules, or an old runtime's), never the test's class path. A member is found as the JVM resolves it: in
  * the class, then up its superclasses and interfaces.
  *
  * <p>Not thread-safe (it reads the JDK's classes as they are asked for).
@@ -32,8 +33,20 @@ final class ApiIndex {
 
     private final Map<String, ClassShape> classes = new HashMap<>();
     private final Map<String, Optional<ClassShape>> jdk = new HashMap<>();
+    private final Function<String, Optional<InputStream>> jdkClassFiles;
 
+    /** The jars, linked against the running JDK. */
     ApiIndex(List<Path> jars) {
+        this(jars, ApiIndex::runningJdkClassFile);
+    }
+
+    /** The jars, linked against that Java's class library. */
+    ApiIndex(List<Path> jars, JdkLibrary library) {
+        this(jars, library::classFile);
+    }
+
+    private ApiIndex(List<Path> jars, Function<String, Optional<InputStream>> jdkClassFiles) {
+        this.jdkClassFiles = jdkClassFiles;
         for (Path jar : jars) {
             ReleasedJars.entries(jar).forEach((name, bytes) -> {
                 if (name.endsWith(".class") && !name.startsWith("META-INF/") && !name.endsWith("module-info.class")) {
@@ -47,7 +60,7 @@ final class ApiIndex {
     /** The class named {@code internalName}, if a jar of the index or the JDK has it. */
     Optional<ClassShape> find(String internalName) {
         ClassShape shape = classes.get(internalName);
-        return shape != null ? Optional.of(shape) : jdk.computeIfAbsent(internalName, ApiIndex::readFromJdk);
+        return shape != null ? Optional.of(shape) : jdk.computeIfAbsent(internalName, this::readFromJdk);
     }
 
     boolean hasMethod(String owner, String name, String descriptor) {
@@ -87,12 +100,20 @@ final class ApiIndex {
         return found;
     }
 
-    private static Optional<ClassShape> readFromJdk(String internalName) {
-        try (InputStream in = ClassLoader.getPlatformClassLoader().getResourceAsStream(internalName + ".class")) {
-            return in == null ? Optional.empty() : Optional.of(shapeOf(new ClassReader(in)));
+    private Optional<ClassShape> readFromJdk(String internalName) {
+        Optional<InputStream> classFile = jdkClassFiles.apply(internalName);
+        if (classFile.isEmpty()) {
+            return Optional.empty();
+        }
+        try (InputStream in = classFile.get()) {
+            return Optional.of(shapeOf(new ClassReader(in)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static Optional<InputStream> runningJdkClassFile(String internalName) {
+        return Optional.ofNullable(ClassLoader.getPlatformClassLoader().getResourceAsStream(internalName + ".class"));
     }
 
     private static ClassShape shapeOf(ClassReader reader) {

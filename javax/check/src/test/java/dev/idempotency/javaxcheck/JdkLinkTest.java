@@ -1,0 +1,107 @@
+package dev.idempotency.javaxcheck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The jars run on every JVM their servers run on: they are Java 8 class files (WebLogic 14.1.1, GlassFish 5.1 and JBoss
+ * EAP 7.4 before CP7 run on Java 8; GlassFish 6.2, Payara 6 and WildFly 27 to 30 on Java 11), and every JDK type,
+ * method and field they name exists in the class library of a real Java 8 and a real Java 11 runtime (Debian's,
+ * fetched by build-tools/old-jdks.sh). A call newer than Java 8, a covariant override a newer JDK added ({@code
+ * ByteBuffer.flip()}), or a class Java 11 removed ({@code javax.xml.bind}) would fail there only when the code ran.
+ */
+class JdkLinkTest {
+    private static final int JAVA_8 = 52;
+    /** Loaded only after it is found by name (ServerMetrics). */
+    private static final List<String> OPTIONAL = List.of("io/micrometer/");
+
+    @Test
+    void jakartaAndJavaxJarsAreJava8ClassFiles() {
+        List<Path> jars = new ArrayList<>(ReleasedJars.in("jakarta"));
+        jars.addAll(ReleasedJars.in("javax"));
+
+        assertEquals(Set.of(), newerThan(JAVA_8, jars));
+    }
+
+    @Test
+    void theVersionCheckFindsJava17ClassFiles() {
+        // The test kit is built for Java 17 (docs/compatibility.md).
+        assertTrue(newerThan(JAVA_8, ReleasedJars.in("neutral")).stream().anyMatch(line -> line.endsWith("61")));
+    }
+
+    @ParameterizedTest(name = "Java {0}")
+    @ValueSource(ints = {8, 11})
+    void jakartaJarsNameNothingThatTheJdkLacks(int feature) {
+        JdkLibrary jdk = library(feature);
+        for (Path jar : ReleasedJars.in("jakarta")) {
+            Map<String, byte[]> entries = ReleasedJars.entries(jar);
+            // The refusal for EE 8 servers names javax.servlet, which is in no EE 10 API (NamespaceTest covers it).
+            entries.remove(NamespaceTest.GUARD);
+            assertEquals(Set.of(), unresolved("jakarta", entries, "ee10-api", jdk), jar + " on " + jdk);
+        }
+    }
+
+    @ParameterizedTest(name = "Java {0}")
+    @ValueSource(ints = {8, 11})
+    void javaxJarsNameNothingThatTheJdkLacks(int feature) {
+        JdkLibrary jdk = library(feature);
+        for (Path jar : ReleasedJars.in("javax")) {
+            Map<String, byte[]> entries = ReleasedJars.entries(jar);
+            // The refusal for EE 9+ servers names jakarta.servlet, which is in no EE 8 API (NamespaceTest covers it).
+            entries.remove(NamespaceTest.GUARD);
+            assertEquals(Set.of(), unresolved("javax", entries, "ee8-api", jdk), jar + " on " + jdk);
+        }
+    }
+
+    @Test
+    void theLinkCheckFindsWhatJava8Lacks() {
+        // The test kit is built for Java 17 and calls List.of (Java 9).
+        JdkLibrary java8 = library(8);
+        Path testkit = ReleasedJars.in("neutral").get(0);
+
+        Set<String> unresolved = unresolved("neutral", ReleasedJars.entries(testkit), "ee8-api", java8);
+
+        assertTrue(unresolved.stream().anyMatch(line -> line.contains("java/util/List.of")), unresolved::toString);
+    }
+
+    private static JdkLibrary library(int feature) {
+        Optional<JdkLibrary> library = JdkLibrary.of(feature);
+        if (library.isEmpty()) {
+            System.out.println(JdkLibrary.absent(feature));
+        }
+        assumeTrue(library.isPresent(), () -> JdkLibrary.absent(feature));
+        return library.get();
+    }
+
+    /** What {@code entries} name that the API jars, the jars of {@code group} and that Java's class library lack. */
+    private static Set<String> unresolved(String group, Map<String, byte[]> entries, String apiGroup, JdkLibrary jdk) {
+        List<Path> linked = new ArrayList<>(ReleasedJars.in(apiGroup));
+        linked.addAll(ReleasedJars.in(group));
+        return new UnresolvedReferences(new ApiIndex(linked, jdk), OPTIONAL).in(entries);
+    }
+
+    private static Set<String> newerThan(int major, List<Path> jars) {
+        Set<String> newer = new TreeSet<>();
+        for (Path jar : jars) {
+            ReleasedJars.entries(jar).forEach((name, bytes) -> {
+                int version = ((bytes[6] & 0xff) << 8) | (bytes[7] & 0xff);
+                if (name.endsWith(".class") && version > major) {
+                    newer.add(jar.getFileName() + "!" + name + " is class file version " + version);
+                }
+            });
+        }
+        return newer;
+    }
+}
