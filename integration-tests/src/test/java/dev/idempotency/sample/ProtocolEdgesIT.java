@@ -106,7 +106,7 @@ class ProtocolEdgesIT {
         assertEquals(original.body(), retry.body());
         assertEquals("true", retry.headers().firstValue("Idempotent-Replayed").orElseThrow());
         assertEquals(900, Database.balance(account));
-        assertEquals(0, Database.sessionsIdleInTransaction(), "no transaction was left open");
+        assertEquals(0, Database.sessionsIdleInTransaction(), Database::idleInTransactionStatements);
     }
 
     @Test

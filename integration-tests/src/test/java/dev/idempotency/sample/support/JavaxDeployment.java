@@ -28,9 +28,12 @@ public final class JavaxDeployment {
 
     private JavaxDeployment() {}
 
-    /** The archive as this run's server takes it: its javax form on a Jakarta EE 8 server, else unchanged. */
+    /**
+     * The archive as this run's server takes it: its javax form on a Jakarta EE 8 server, else unchanged; and its
+     * classes downgraded where the server runs on Java 8 or 11 ({@link OldJvmDeployment}).
+     */
     public static WebArchive forThisServer(WebArchive jakarta) {
-        return TestServer.isJakartaEe8() ? of(jakarta) : jakarta;
+        return OldJvmDeployment.forThisServer(TestServer.isJakartaEe8() ? of(jakarta) : jakarta);
     }
 
     static WebArchive of(WebArchive jakarta) {

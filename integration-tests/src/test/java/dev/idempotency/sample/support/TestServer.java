@@ -38,6 +38,14 @@ public final class TestServer {
         return "8".equals(System.getProperty("test.jakarta.ee"));
     }
 
+    /**
+     * The Java feature release the server runs on, as the build chose its JVM: 8 or 11 for the runs on Debian's old
+     * runtimes (build-tools/old-jdks.sh), else 17. {@code ServerJvmIT} holds the server to it.
+     */
+    public static int javaFeature() {
+        return Integer.parseInt(System.getProperty("test.server.java", "17"));
+    }
+
     /** The JNDI name of the datasource on the test PostgreSQL (non-XA on every server). */
     public static String dataSource() {
         return System.getProperty("test.datasource", "java:jboss/datasources/SampleDS");

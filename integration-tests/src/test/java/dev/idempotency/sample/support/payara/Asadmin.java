@@ -19,16 +19,27 @@ public final class Asadmin {
 
     /** Runs one asadmin command; its output, or a {@link Failure} with it if it failed. */
     public static String run(Path payaraHome, int timeoutSeconds, String... arguments) throws Failure {
+        return run(payaraHome, null, timeoutSeconds, arguments);
+    }
+
+    /**
+     * Runs one asadmin command on the Java in {@code javaHome} ({@code null}: the tests' own), which a domain it
+     * starts runs on too: asadmin reads {@code AS_JAVA}, and start-domain launches the server with asadmin's Java.
+     */
+    public static String run(Path payaraHome, String javaHome, int timeoutSeconds, String... arguments) throws Failure {
         List<String> command = new ArrayList<>();
         command.add(payaraHome.resolve("bin").resolve("asadmin").toString());
         command.add("--interactive=false");
         command.addAll(List.of(arguments));
         try {
             Path output = Files.createTempFile("asadmin", ".log");
-            Process process = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(output.toFile())
-                    .start();
+            ProcessBuilder builder =
+                    new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+            if (javaHome != null) {
+                builder.environment().put("AS_JAVA", javaHome);
+                builder.environment().put("JAVA_HOME", javaHome);
+            }
+            Process process = builder.start();
             if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 throw new Failure(String.join(" ", arguments) + " did not end in " + timeoutSeconds + " s");

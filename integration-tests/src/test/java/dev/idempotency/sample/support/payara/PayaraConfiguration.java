@@ -9,6 +9,7 @@ public class PayaraConfiguration implements ContainerConfiguration {
     private String domain = "domain1";
     private int httpPort = 8080;
     private int startupTimeoutSeconds = 180;
+    private String javaHome;
 
     @Override
     public void validate() throws ConfigurationException {
@@ -24,6 +25,15 @@ public class PayaraConfiguration implements ContainerConfiguration {
 
     public void setPayaraHome(String payaraHome) {
         this.payaraHome = payaraHome;
+    }
+
+    /** The Java the server runs on ({@code AS_JAVA}); {@code null} for the one the tests run on. */
+    public String getJavaHome() {
+        return javaHome;
+    }
+
+    public void setJavaHome(String javaHome) {
+        this.javaHome = javaHome;
     }
 
     public String getDomain() {

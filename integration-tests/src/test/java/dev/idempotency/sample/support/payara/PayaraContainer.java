@@ -215,6 +215,7 @@ public class PayaraContainer implements DeployableContainer<PayaraConfiguration>
     }
 
     private String asadmin(int timeoutSeconds, String... arguments) throws Asadmin.Failure {
-        return Asadmin.run(Path.of(configuration.getPayaraHome()), timeoutSeconds, arguments);
+        return Asadmin.run(
+                Path.of(configuration.getPayaraHome()), configuration.getJavaHome(), timeoutSeconds, arguments);
     }
 }
