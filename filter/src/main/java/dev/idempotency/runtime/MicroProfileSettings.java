@@ -3,8 +3,10 @@ package dev.idempotency.runtime;
 import dev.idempotency.ConfigurationException;
 import dev.idempotency.config.Settings;
 import dev.idempotency.config.SettingsParser;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.eclipse.microprofile.config.Config;
@@ -32,9 +34,10 @@ public final class MicroProfileSettings {
      * deploy as before.
      */
     static boolean namesOperations(ClassLoader application) {
-        return ConfigProvider.getConfig(application)
-                .getOptionalValue(PREFIX + Settings.OPERATIONS.name(), String.class)
-                .isPresent();
+        return config(application)
+                .map(config -> config.getOptionalValue(PREFIX + Settings.OPERATIONS.name(), String.class)
+                        .isPresent())
+                .orElse(false);
     }
 
     /**
@@ -43,7 +46,11 @@ public final class MicroProfileSettings {
      * @throws ConfigurationException naming an {@code idempotency.*} property that is no setting
      */
     public static Map<String, String> read(ClassLoader application) {
-        Config config = ConfigProvider.getConfig(application);
+        Optional<Config> source = config(application);
+        if (!source.isPresent()) {
+            return Collections.emptyMap();
+        }
+        Config config = source.get();
         Set<String> unknown = new TreeSet<>();
         for (String property : config.getPropertyNames()) {
             if (property.startsWith(PREFIX)
@@ -62,5 +69,19 @@ public final class MicroProfileSettings {
             config.getOptionalValue(PREFIX + setting, String.class).ifPresent(value -> settings.put(setting, value));
         }
         return settings;
+    }
+
+    /**
+     * The application's MicroProfile Config, where the server has an implementation of it. GlassFish 8 makes the API
+     * visible to applications with no implementation behind it, and {@code getConfig} then throws: the source is
+     * absent there, as on a server without the API, and nothing the application set is lost, since no property can
+     * have been set without an implementation.
+     */
+    private static Optional<Config> config(ClassLoader application) {
+        try {
+            return Optional.of(ConfigProvider.getConfig(application));
+        } catch (IllegalStateException noImplementation) {
+            return Optional.empty();
+        }
     }
 }
