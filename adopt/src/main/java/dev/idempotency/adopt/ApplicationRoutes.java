@@ -61,7 +61,7 @@ record ApplicationRoutes(
         }
         Map<String, String> bases = applicationBases(descriptors, byName, applicationPaths);
         List<ClassFacts> resources =
-                classes.stream().filter(c -> c.concrete() && c.path() != null).toList();
+                classes.stream().filter(c -> c.concrete() && c.path() != null).collect(Collectors.toList());
         if (!resources.isEmpty() && bases.isEmpty()) {
             unreadable.add(resources.size() + " JAX-RS resource class(es) but no application path (no @ApplicationPath"
                     + " on an Application subclass, no Application servlet mapping in web.xml): the server decides"

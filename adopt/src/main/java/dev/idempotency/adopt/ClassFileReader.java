@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.objectweb.asm.AnnotationVisitor;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
@@ -71,7 +72,7 @@ final class ClassFileReader {
             this.superName = ee(dotted(superName));
             this.interfaces = List.of(interfaces).stream()
                     .map(implemented -> ee(dotted(implemented)))
-                    .toList();
+                    .collect(Collectors.toList());
             this.concrete = (access & (Opcodes.ACC_INTERFACE | Opcodes.ACC_ABSTRACT)) == 0;
         }
 

@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
@@ -63,11 +64,12 @@ record FilterJar(String fileName, byte[] bytes, ServletNamespace namespace) {
     /** The one of {@code jars} built for {@code namespace}. */
     static FilterJar choose(List<FilterJar> jars, ServletNamespace namespace) throws IOException {
         List<FilterJar> matching =
-                jars.stream().filter(jar -> jar.namespace() == namespace).toList();
+                jars.stream().filter(jar -> jar.namespace() == namespace).collect(Collectors.toList());
         if (matching.size() != 1) {
             throw new IOException("the command carries " + matching.size() + " filter jars for "
                     + namespace.apiLevel() + " (" + namespace.artifact() + ") among "
-                    + jars.stream().map(FilterJar::fileName).toList() + "; give one with --filter-jar");
+                    + jars.stream().map(FilterJar::fileName).collect(Collectors.toList())
+                    + "; give one with --filter-jar");
         }
         return matching.get(0);
     }
@@ -89,7 +91,7 @@ record FilterJar(String fileName, byte[] bytes, ServletNamespace namespace) {
             try (Stream<Path> listed = Files.isDirectory(directory) ? Files.list(directory) : Stream.empty()) {
                 files = listed.filter(file -> file.toString().endsWith(".jar"))
                         .sorted()
-                        .toList();
+                        .collect(Collectors.toList());
             }
             if (files.isEmpty()) {
                 throw new IOException("the command carries no filter jar in " + directory

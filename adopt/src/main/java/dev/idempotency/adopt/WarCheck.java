@@ -91,7 +91,7 @@ final class WarCheck {
         return war.libraryJars().stream()
                 .filter(jar -> jar.substring(WarFile.LIB.length()).startsWith("idempotency-filter")
                         || war.jarHolds(jar, FILTER_CLASS_ENTRY))
-                .toList();
+                .collect(Collectors.toList());
     }
 
     private static WebXml webXml(WarFile war, Report report) {
@@ -275,13 +275,13 @@ final class WarCheck {
     private static List<ClassFacts> classes(WarFile war, List<String> filterJars) {
         return war.classFiles(filterJars::contains).stream()
                 .map(found -> ClassFileReader.read(found.bytes(), found.where()))
-                .toList();
+                .collect(Collectors.toList());
     }
 
     private static void checkOperation(Operation operation, ApplicationRoutes routes, Report report) {
         String named = operation.method() + " " + operation.route() + " = " + operation.contract();
         List<Route> serving = OperationRoutes.serving(operation, routes.routes());
-        List<Route> verified = serving.stream().filter(Route::verified).toList();
+        List<Route> verified = serving.stream().filter(Route::verified).collect(Collectors.toList());
         String conditions =
                 operation.conditions().isEmpty() ? "" : " (its parameter conditions are checked per request, not here)";
         if (!verified.isEmpty()) {

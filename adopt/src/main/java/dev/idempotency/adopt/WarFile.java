@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipInputStream;
@@ -72,7 +73,7 @@ final class WarFile {
         return entries.keySet().stream()
                 .filter(name -> name.startsWith(LIB) && name.endsWith(".jar"))
                 .filter(name -> name.indexOf('/', LIB.length()) < 0)
-                .toList();
+                .collect(Collectors.toList());
     }
 
     /** A file under {@code WEB-INF/classes}, and the same file inside every library jar, by its class-path name. */

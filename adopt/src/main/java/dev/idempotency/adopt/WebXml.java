@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.w3c.dom.Document;
@@ -90,7 +91,7 @@ record WebXml(
         });
         List<String> filterClasses = children(root, "filter").stream()
                 .map(filter -> text(filter, "filter-class").orElse(""))
-                .toList();
+                .collect(Collectors.toList());
         List<Element> orderings = children(root, "absolute-ordering");
         boolean excludesUnnamedJars =
                 !orderings.isEmpty() && children(orderings.get(0), "others").isEmpty();

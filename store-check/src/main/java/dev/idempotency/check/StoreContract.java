@@ -38,6 +38,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * The promises the filter's SQL must keep on an engine, each checked against the real database with real
@@ -510,7 +511,7 @@ final class StoreContract implements AutoCloseable {
     private List<KeylessDay> keylessDaysOf(String operation) {
         return keylessDays.readSince(LocalDate.parse("1970-01-01")).stream()
                 .filter(day -> day.operation().equals(operation))
-                .toList();
+                .collect(Collectors.toList());
     }
 
     private void messageOnce() throws Exception {

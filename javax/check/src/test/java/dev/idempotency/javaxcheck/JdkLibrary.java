@@ -30,8 +30,15 @@ final class JdkLibrary {
         this.classes = classes;
     }
 
+    /** Each runtime's library, read once: Java 11's module image alone is 143 MB. */
+    private static final Map<Integer, Optional<JdkLibrary>> READ = new HashMap<>();
+
     /** The Java {@code feature} runtime the build fetched, if it is there. */
-    static Optional<JdkLibrary> of(int feature) {
+    static synchronized Optional<JdkLibrary> of(int feature) {
+        return READ.computeIfAbsent(feature, JdkLibrary::read);
+    }
+
+    private static Optional<JdkLibrary> read(int feature) {
         Path home = Path.of(System.getProperty("old.jdks", "target/no-old-jdks"), "java" + feature);
         if (!Files.isRegularFile(home.resolve("bin/java"))) {
             return Optional.empty();

@@ -24,6 +24,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class JdkLinkTest {
     private static final int JAVA_8 = 52;
+    private static final int JAVA_11 = 55;
+    /** Where a reference names the JDK's own class library, as the unresolved lines spell it. */
+    private static final List<String> JDK_PACKAGES =
+            List.of(" java/", " javax/sql/", " javax/xml/", " javax/naming/", " javax/net/", " javax/crypto/", " jdk/");
     /** Loaded only after it is found by name (ServerMetrics). */
     private static final List<String> OPTIONAL = List.of("io/micrometer/");
 
@@ -36,9 +40,34 @@ class JdkLinkTest {
     }
 
     @Test
-    void theVersionCheckFindsJava17ClassFiles() {
-        // The test kit is built for Java 17 (docs/compatibility.md).
-        assertTrue(newerThan(JAVA_8, ReleasedJars.in("neutral")).stream().anyMatch(line -> line.endsWith("61")));
+    void theToolsAndTheTestKitAreJava11ClassFiles() {
+        List<Path> jars = new ArrayList<>(ReleasedJars.in("tools"));
+        jars.addAll(ReleasedJars.in("neutral"));
+
+        assertEquals(Set.of(), newerThan(JAVA_11, jars));
+    }
+
+    @Test
+    void theVersionCheckFindsJava11ClassFiles() {
+        // The test kit is Java 11 class files: it calls java.net.http.
+        assertTrue(newerThan(JAVA_8, ReleasedJars.in("neutral")).stream().anyMatch(line -> line.endsWith("55")));
+    }
+
+    @Test
+    void theToolsAndTheTestKitCallNothingThatJava11Lacks() {
+        JdkLibrary java11 = library(11);
+        List<Path> jars = new ArrayList<>(ReleasedJars.in("tools"));
+        jars.addAll(ReleasedJars.in("neutral"));
+        for (Path jar : jars) {
+            // Linked against the JDK only: the EE APIs and drivers they use are the user's, not the JVM's.
+            Set<String> jdk = new TreeSet<>();
+            for (String line : unresolved("tools", ReleasedJars.entries(jar), "ee10-api", java11)) {
+                if (JDK_PACKAGES.stream().anyMatch(line::contains)) {
+                    jdk.add(line);
+                }
+            }
+            assertEquals(Set.of(), jdk, jar + " on " + java11);
+        }
     }
 
     @ParameterizedTest(name = "Java {0}")
@@ -67,7 +96,7 @@ class JdkLinkTest {
 
     @Test
     void theLinkCheckFindsWhatJava8Lacks() {
-        // The test kit is built for Java 17 and calls List.of (Java 9).
+        // The test kit is Java 11 class files and calls List.of (Java 9).
         JdkLibrary java8 = library(8);
         Path testkit = ReleasedJars.in("neutral").get(0);
 
