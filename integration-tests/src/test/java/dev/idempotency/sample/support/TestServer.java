@@ -40,10 +40,20 @@ public final class TestServer {
 
     /**
      * The Java feature release the server runs on, as the build chose its JVM: 8 or 11 for the runs on Debian's old
-     * runtimes (build-tools/old-jdks.sh), else 17. {@code ServerJvmIT} holds the server to it.
+     * runtimes (build-tools/old-jdks.sh), the newest JDK of at least 21 on the machine for {@code 21+} (GlassFish 8,
+     * {@link ModernJdk}), else 17. {@code ServerJvmIT} holds the server to it.
      */
     public static int javaFeature() {
-        return Integer.parseInt(System.getProperty("test.server.java", "17"));
+        String java = System.getProperty("test.server.java", "17");
+        return java.endsWith("+")
+                ? ModernJdk.atLeast(minimumJava()).map(ModernJdk::feature).orElse(0)
+                : Integer.parseInt(java);
+    }
+
+    /** For a run on the newest JDK of at least some Java ({@code test.server.java=21+}), that Java; else 0. */
+    public static int minimumJava() {
+        String java = System.getProperty("test.server.java", "17");
+        return java.endsWith("+") ? Integer.parseInt(java.substring(0, java.length() - 1)) : 0;
     }
 
     /** The JNDI name of the datasource on the test PostgreSQL (non-XA on every server). */

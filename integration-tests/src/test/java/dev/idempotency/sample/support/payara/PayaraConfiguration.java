@@ -10,6 +10,7 @@ public class PayaraConfiguration implements ContainerConfiguration {
     private int httpPort = 8080;
     private int startupTimeoutSeconds = 180;
     private String javaHome;
+    private int minimumJava;
 
     @Override
     public void validate() throws ConfigurationException {
@@ -34,6 +35,18 @@ public class PayaraConfiguration implements ContainerConfiguration {
 
     public void setJavaHome(String javaHome) {
         this.javaHome = javaHome;
+    }
+
+    /**
+     * A Java the server needs at least (GlassFish 8: 21), for a server run on the newest such JDK of the machine
+     * ({@code ModernJdk}) when no {@link #getJavaHome() javaHome} is given; 0 for none.
+     */
+    public int getMinimumJava() {
+        return minimumJava;
+    }
+
+    public void setMinimumJava(int minimumJava) {
+        this.minimumJava = minimumJava;
     }
 
     public String getDomain() {

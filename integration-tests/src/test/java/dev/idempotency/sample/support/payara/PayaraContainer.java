@@ -1,5 +1,6 @@
 package dev.idempotency.sample.support.payara;
 
+import dev.idempotency.sample.support.ModernJdk;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,9 +19,10 @@ import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.descriptor.api.Descriptor;
 
 /**
- * Payara Server 6 and 5 for Arquillian, driven with their own {@code asadmin}: start the domain, make the test
- * datasource (a non-XA pool on the test PostgreSQL, whose port is known only once the tests started it), deploy
- * and undeploy each WAR under its own name as context root, stop the domain. Written for this build because
+ * Payara Server 6 and 5, and their ancestor GlassFish 5.1, 6.2 and 8, for Arquillian, driven with their own
+ * {@code asadmin}: start the domain, make the test datasource (a non-XA pool on the test PostgreSQL, whose port is
+ * known only once the tests started it), deploy and undeploy each WAR under its own name as context root, stop the
+ * domain. Written for this build because
  * Payara's managed connector 2.5, the last one Maven Central serves for Java 17, predates Payara 6 and cannot
  * create the pool between starting the domain and the first deployment. Client-side tests only.
  */
@@ -215,7 +217,17 @@ public class PayaraContainer implements DeployableContainer<PayaraConfiguration>
     }
 
     private String asadmin(int timeoutSeconds, String... arguments) throws Asadmin.Failure {
-        return Asadmin.run(
-                Path.of(configuration.getPayaraHome()), configuration.getJavaHome(), timeoutSeconds, arguments);
+        return Asadmin.run(Path.of(configuration.getPayaraHome()), javaHome(), timeoutSeconds, arguments);
+    }
+
+    /** The Java the server runs on: the configured one, the newest that is new enough, or the tests' own. */
+    private String javaHome() throws Asadmin.Failure {
+        if (configuration.getJavaHome() != null || configuration.getMinimumJava() == 0) {
+            return configuration.getJavaHome();
+        }
+        return ModernJdk.atLeast(configuration.getMinimumJava())
+                .map(Path::toString)
+                .orElseThrow(
+                        () -> new Asadmin.Failure("no Java " + configuration.getMinimumJava() + " on this machine"));
     }
 }
