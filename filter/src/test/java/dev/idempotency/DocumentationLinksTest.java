@@ -26,8 +26,15 @@ import org.junit.jupiter.api.Test;
 class DocumentationLinksTest {
     private static final Path ROOT = Path.of("..");
 
-    /** {@code [text](target)} and {@code ![alt](target)}, the target without a title. */
-    private static final Pattern LINK = Pattern.compile("!?\\[[^\\]]*]\\(([^)\\s]+)\\)");
+    /**
+     * {@code [text](target)} and {@code ![alt](target)}, read from a whole paragraph as Markdown reads them: the text
+     * may wrap onto the next line, and so may the space before the target and an optional title after it.
+     */
+    private static final Pattern LINK = Pattern.compile("!?\\[[^\\]]*]\\(\\s*([^)\\s]+)(?:\\s+\"[^\"]*\")?\\s*\\)");
+    /** A target broken over two lines, which Markdown does not read as a link at all: the reader sees the text. */
+    private static final Pattern SPLIT_TARGET = Pattern.compile("]\\(([^)\\s]+)\\n\\s*([^)\\s]+)\\)");
+    /** How {@link #links} marks a target broken over two lines, for {@link #check} to report. */
+    private static final String SPLIT = "split over two lines: ";
 
     private static final Pattern HEADING = Pattern.compile("^#{1,6}\\s+(.+?)\\s*#*\\s*$");
     private static final Pattern HTML_ANCHOR = Pattern.compile("<a\\s+(?:id|name)=\"([^\"]+)\"");
@@ -40,11 +47,33 @@ class DocumentationLinksTest {
     void everyRelativeLinkAndAnchorInTheDocsLeadsSomewhere() throws IOException {
         List<String> broken = new ArrayList<>();
         for (Path document : documents()) {
-            for (String target : links(document)) {
+            for (String target : links(Files.readAllLines(document))) {
                 check(document, target).ifPresent(broken::add);
             }
         }
         assertEquals(List.of(), broken, "broken links");
+    }
+
+    @Test
+    void readsLinksWhoseTextOrTargetWrapsOntoTheNextLine() {
+        List<String> lines = List.of(
+                "See the [failure", "model](failure-model.md#external-effects) and [the", "tour](", "  tour.md).");
+
+        assertEquals(List.of("failure-model.md#external-effects", "tour.md"), links(lines));
+    }
+
+    @Test
+    void reportsATargetBrokenOverTwoLines() {
+        List<String> lines = List.of("See [the failure model](failure-model.md#external-", "effects).");
+
+        assertEquals(List.of(SPLIT + "failure-model.md#external-effects"), links(lines));
+    }
+
+    @Test
+    void aCodeBlockIsNoParagraph() {
+        List<String> lines = List.of("```", "[not](a-link.md)", "```", "[a](link.md)");
+
+        assertEquals(List.of("link.md"), links(lines));
     }
 
     /** GitHub's heading anchors: lower case, punctuation dropped, spaces made hyphens, repeats numbered. */
@@ -65,27 +94,53 @@ class DocumentationLinksTest {
         return documents;
     }
 
-    /** The link targets of a document, outside code blocks and inline code, where a link is only text. */
-    private static List<String> links(Path document) throws IOException {
+    /**
+     * The link targets of a document, paragraph by paragraph, outside code blocks and inline code, where a link is only
+     * text. A target broken over two lines comes back whole, marked, so that it is reported.
+     */
+    static List<String> links(List<String> lines) {
         List<String> targets = new ArrayList<>();
-        boolean inFence = false;
-        for (String line : Files.readAllLines(document)) {
-            if (FENCE.matcher(line).find()) {
-                inFence = !inFence;
-                continue;
-            }
-            if (inFence) {
-                continue;
-            }
-            Matcher link = LINK.matcher(INLINE_CODE.matcher(line).replaceAll(""));
+        for (String paragraph : paragraphs(lines)) {
+            String text = INLINE_CODE.matcher(paragraph).replaceAll("");
+            Matcher link = LINK.matcher(text);
             while (link.find()) {
                 targets.add(link.group(1));
+            }
+            Matcher split = SPLIT_TARGET.matcher(text);
+            while (split.find()) {
+                targets.add(SPLIT + split.group(1) + split.group(2));
             }
         }
         return targets;
     }
 
+    /** The document's paragraphs (and table rows and list items with them), each joined by its line breaks. */
+    private static List<String> paragraphs(List<String> lines) {
+        List<String> paragraphs = new ArrayList<>();
+        StringBuilder paragraph = new StringBuilder();
+        boolean inFence = false;
+        for (String line : lines) {
+            boolean fence = FENCE.matcher(line).find();
+            if (fence || inFence || line.trim().isEmpty()) {
+                if (paragraph.length() > 0) {
+                    paragraphs.add(paragraph.toString());
+                    paragraph.setLength(0);
+                }
+                inFence ^= fence;
+                continue;
+            }
+            paragraph.append(paragraph.length() > 0 ? "\n" : "").append(line);
+        }
+        if (paragraph.length() > 0) {
+            paragraphs.add(paragraph.toString());
+        }
+        return paragraphs;
+    }
+
     private java.util.Optional<String> check(Path document, String target) {
+        if (target.startsWith(SPLIT)) {
+            return java.util.Optional.of(ROOT.relativize(document) + " → " + target);
+        }
         if (target.matches("^[a-z][a-z0-9+.-]*:.*")) {
             return java.util.Optional.empty(); // https:, mailto: … : not this test's to reach
         }
