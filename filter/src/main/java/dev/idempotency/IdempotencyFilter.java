@@ -2,12 +2,14 @@ package dev.idempotency;
 
 import dev.idempotency.config.IdempotencyConfig;
 import dev.idempotency.config.Operation;
+import dev.idempotency.forms.FormKeys;
 import dev.idempotency.rollout.RolloutMode;
 import dev.idempotency.rollout.RolloutModes;
 import dev.idempotency.runtime.FilterRuntime;
 import dev.idempotency.servlet.ConditionParameters;
 import dev.idempotency.servlet.ProblemException;
 import dev.idempotency.servlet.ProblemResponse;
+import dev.idempotency.servlet.ViewStateKeys;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
@@ -115,6 +117,11 @@ public class IdempotencyFilter implements Filter {
         }
         try {
             runtime = FilterRuntime.of(filterConfig.getServletContext(), filterConfig.getFilterName(), initParameters);
+            ViewStateKeys.check(filterConfig.getServletContext(), runtime.config());
+            // Pages render the field this filter reads: <idem:keyField/> and FormKeys ask the context for its name.
+            runtime.config().keyField().ifPresent(field -> filterConfig
+                    .getServletContext()
+                    .setAttribute(FormKeys.FIELD_NAME_ATTRIBUTE, field));
         } catch (ConfigurationException e) {
             throw new ServletException(e.getMessage(), e);
         }

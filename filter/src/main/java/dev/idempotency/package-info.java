@@ -18,7 +18,7 @@
  * <p>Each package's own {@code package-info} says whether it is public API, public API in part (naming the types)
  * or internal, in its first words; {@code ApiBoundaryTest} reads those words, so this is the one statement of the
  * API. Besides this package, public types live in {@link dev.idempotency.consumer}, {@link
- * dev.idempotency.rollout} and {@link dev.idempotency.store}; every other package is internal, public only so that
+ * dev.idempotency.forms}, {@link dev.idempotency.rollout} and {@link dev.idempotency.store}; every other package is internal, public only so that
  * the library's own packages (and the store check and the adopt command) can use it, and may change in any
  * release. {@code ApiBoundaryTest} also holds the line that no API type exposes an internal one.
  *

@@ -236,6 +236,19 @@ public final class IdempotencyConfig {
         return operation.retention() == null ? retention() : operation.retention();
     }
 
+    /** The {@code key-field} setting: the form field browsers' keys come in, if any. */
+    public Optional<String> keyField() {
+        return find(Settings.KEY_FIELD);
+    }
+
+    /**
+     * The form field a browser's key comes in when a request to this operation has no key header: its own {@code
+     * key-field=}, or the {@code key-field} setting; empty when keys come in the header only.
+     */
+    public Optional<String> keyFieldOf(Operation operation) {
+        return operation.keyField() == null ? find(Settings.KEY_FIELD) : Optional.of(operation.keyField());
+    }
+
     /**
      * How long after its retention a record still refuses a late retry: {@code late-retry-window} for an
      * operation with {@code after-expiry=refuse}, zero for the others.

@@ -204,6 +204,11 @@ public record Operation(
         return option(OperationOptions.AFTER_EXPIRY);
     }
 
+    /** The form field its keys come in without a key header, or {@code null} for the {@code key-field} setting. */
+    public String keyField() {
+        return option(OperationOptions.KEY_FIELD);
+    }
+
     /**
      * Whether this operation covers a request with this method and context-relative path, regardless of its
      * {@link #conditions()}.

@@ -88,7 +88,24 @@ public final class OperationOptions {
                     + " [`late-retry-window`](#late-retry-window) more (see"
                     + " [below](#a-retry-after-the-retention-after-expiry))");
 
+    public static final OperationOption<String> KEY_FIELD = OperationOption.valued(
+            "key-field",
+            "a form field name",
+            "the [`key-field`](#key-field) setting",
+            null,
+            "jakarta.faces.ViewState",
+            "the form field a browser's key comes in when the request has no key header (see"
+                    + " [Browser forms](browser-forms.md))",
+            (option, contract, text) -> {
+                try {
+                    return Settings.formField(option, text, name -> null);
+                } catch (dev.idempotency.ConfigurationException e) {
+                    throw OperationOption.refusal(option, contract, "a form field name such as _key", text);
+                }
+            },
+            field -> field);
+
     /** Every option, in the order of the options table, the malformed-entry message and {@code toString}. */
     public static final List<OperationOption<?>> ALL = Collections.unmodifiableList(
-            Arrays.asList(RETENTION, ENCRYPTED, REPLAY_ROLES, CONCURRENT, IGNORE, AFTER_EXPIRY));
+            Arrays.asList(RETENTION, ENCRYPTED, REPLAY_ROLES, CONCURRENT, IGNORE, AFTER_EXPIRY, KEY_FIELD));
 }

@@ -37,6 +37,7 @@ public final class Settings {
             Arrays.asList("set-cookie", "set-cookie2", "www-authenticate", "authorization", "proxy-authenticate")));
 
     private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+    private static final Pattern FORM_FIELD = Pattern.compile("[\\x21\\x23-\\x25\\x27-\\x3A\\x3C\\x3E-\\x7E]+");
 
     /** The shortest retention: a record must outlive its own transaction and a client's first retries. */
     public static final Duration MIN_RETENTION = Duration.ofMinutes(1);
@@ -55,6 +56,9 @@ public final class Settings {
 
     public static final Setting<String> KEY_HEADER =
             Setting.of("key-header", "an HTTP header name", "`Idempotency-Key`", "Idempotency-Key", Settings::header);
+
+    public static final Setting<String> KEY_FIELD = Setting.optional(
+            "key-field", "a form field name", "none: only the key header carries a key", Settings::formField);
 
     public static final Setting<RolloutMode> ROLLOUT_MODE = Setting.of(
             "rollout-mode",
@@ -301,6 +305,7 @@ public final class Settings {
     public static final List<Setting<?>> ALL = Collections.unmodifiableList(Arrays.asList(
             OPERATIONS,
             KEY_HEADER,
+            KEY_FIELD,
             ROLLOUT_MODE,
             ROLLOUT_REFRESH,
             KEYLESS_SUNSET,
@@ -347,6 +352,15 @@ public final class Settings {
     private static String header(String name, String text, UnaryOperator<String> environment) {
         if (!TOKEN.matcher(text).matches()) {
             throw new ConfigurationException(name + " must be an HTTP header name, was '" + text + "'");
+        }
+        return text;
+    }
+
+    /** A form field name as browsers send it: printable ASCII without the characters that end a pair. */
+    static String formField(String name, String text, UnaryOperator<String> environment) {
+        if (!FORM_FIELD.matcher(text).matches()) {
+            throw new ConfigurationException(name + " must be a form field name of printable characters without"
+                    + " spaces, '=', '&', '\"' or ';', was '" + text + "'");
         }
         return text;
     }

@@ -164,8 +164,7 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
 
     @Override
     public Map<String, String[]> getParameterMap() {
-        String contentType = getContentType();
-        if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith(FORM)) {
+        if (!isForm(getContentType())) {
             return super.getParameterMap();
         }
         if (formParameters == null) {
@@ -179,6 +178,23 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
             formParameters = Collections.unmodifiableMap(parameters);
         }
         return formParameters;
+    }
+
+    /**
+     * The values of one field of an urlencoded form body, in the order sent; the query string's pairs are not
+     * among them. Empty for any other body.
+     */
+    public List<String> formBodyValues(String name) {
+        if (!isForm(getContentType())) {
+            return Collections.emptyList();
+        }
+        return FormPairs.decode(new String(body.toByteArray(), charset()), charset())
+                .getOrDefault(name, Collections.emptyList());
+    }
+
+    /** Whether a body of this content type is an urlencoded form, which the parameters are read from. */
+    public static boolean isForm(String contentType) {
+        return contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith(FORM);
     }
 
     private Charset charset() {

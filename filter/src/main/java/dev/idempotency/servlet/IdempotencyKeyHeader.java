@@ -36,22 +36,30 @@ public final class IdempotencyKeyHeader {
             throw invalid("the " + name + " header was sent " + values.size() + " times; send it exactly once");
         }
         String raw = values.get(0);
-        String key = raw.startsWith("\"") ? unquote(raw) : raw;
+        return Optional.of(validated(raw.startsWith("\"") ? unquote(raw) : raw, "the " + name + " header"));
+    }
+
+    /**
+     * The key as sent, if it is one: 1 to {@value #MAX_LENGTH} printable ASCII characters, not blank.
+     *
+     * @param where names the key's source in messages, such as {@code the Idempotency-Key header}
+     * @throws ProblemException {@link Problem#KEY_INVALID} naming the source and what to send instead
+     */
+    static String validated(String key, String where) throws ProblemException {
         if (key.trim().isEmpty()) {
-            throw invalid("the " + name + " header is empty; send a unique key such as a UUID");
+            throw invalid(where + " is empty; send a unique key such as a UUID");
         }
         if (key.length() > MAX_LENGTH) {
-            throw invalid(
-                    "the " + name + " header is " + key.length() + " characters long; send at most " + MAX_LENGTH);
+            throw invalid(where + " is " + key.length() + " characters long; send at most " + MAX_LENGTH);
         }
         for (int i = 0; i < key.length(); i++) {
             char c = key.charAt(i);
             if (c < 0x20 || c > 0x7E) {
-                throw invalid("the " + name + " header has a character outside printable ASCII at position " + i
+                throw invalid(where + " has a character outside printable ASCII at position " + i
                         + "; use letters, digits and punctuation only");
             }
         }
-        return Optional.of(key);
+        return key;
     }
 
     private String unquote(String raw) throws ProblemException {
@@ -75,7 +83,7 @@ public final class IdempotencyKeyHeader {
                 + " bare or as one quoted string");
     }
 
-    private ProblemException invalid(String detail) {
+    private static ProblemException invalid(String detail) {
         return new ProblemException(Problem.KEY_INVALID, detail);
     }
 }

@@ -49,11 +49,17 @@ public final class IdempotentRequestHandler {
 
     static final int MAX_SCOPE_HEADER_LENGTH = 255;
 
+    /** What the scope of a key posted in a form starts with, after the principal's name if there is one. */
+    public static final String SESSION_PREFIX = "session:";
+
+    private static final HeaderScope SESSION_DIGEST = new HeaderScope(Optional.empty());
+
     private final Set<String> operationsLoggedAsAsync = ConcurrentHashMap.newKeySet();
     private final Set<String> operationsLoggedAsSelfManaged = ConcurrentHashMap.newKeySet();
+    private final Set<String> operationsLoggedForRedirects = ConcurrentHashMap.newKeySet();
 
     private final IdempotencyConfig config;
-    private final IdempotencyKeyHeader keyHeader;
+    private final KeySource keys;
     private final RequestCanonicalizer canonicalizer = new RequestCanonicalizer();
     private final IdempotentExecutor executor;
     private final HeaderScope headerScope;
@@ -74,7 +80,7 @@ public final class IdempotentRequestHandler {
             KeylessTelemetry keylessTelemetry,
             OutcomeListener listener) {
         this.config = config;
-        this.keyHeader = new IdempotencyKeyHeader(config.keyHeader());
+        this.keys = new KeySource(config.keyHeader());
         this.executor = executor;
         this.headerScope = headerScope;
         this.replayRoles = config.operations().stream()
@@ -108,6 +114,11 @@ public final class IdempotentRequestHandler {
         try {
             Reply reply = replyTo(request, response, chain, operation, path, rollout);
             outcome = reply.outcome();
+            if (reply instanceof Reply.Refusal refusal && BrowserRefusal.wanted(request, config, operation)) {
+                // A person reads this one: the application's own error page for the status, or a small page.
+                BrowserRefusal.send(request, response, refusal);
+                return;
+            }
             reply.sendTo(response, request.getRequestURI());
         } finally {
             listener.requestEnded(operation.contract(), outcome);
@@ -123,14 +134,24 @@ public final class IdempotentRequestHandler {
             RolloutModes.Setting rollout)
             throws IOException, ServletException {
         try {
-            Optional<String> key = keyHeader.read(request);
+            Optional<String> keyField = config.keyFieldOf(operation);
+            // A browser's key may be in the form body itself, so that body is read before the key is known.
+            HttpServletRequest keyed = keys.needsBody(request, keyField)
+                    ? BufferedBodyRequest.read(request, config.maxRequestBodyBytes())
+                    : request;
+            Optional<SentKey> key = keys.read(keyed, keyField);
             if (!key.isPresent()) {
-                keylessGate.admit(request, response, operation, rollout);
-                chain.doFilter(request, response);
+                keylessGate.admit(keyed, response, operation, rollout);
+                chain.doFilter(keyed, response);
                 return new Reply.PassedThrough(Outcome.KEYLESS_PASSED);
             }
-            String scope = scopeOf(request, operation);
-            BufferedBodyRequest buffered = BufferedBodyRequest.read(request, config.maxRequestBodyBytes());
+            String scope = key.get().fromForm() ? sessionScopeOf(keyed, operation) : scopeOf(keyed, operation);
+            BufferedBodyRequest buffered = BufferedBodyRequest.read(keyed, config.maxRequestBodyBytes());
+            // The key field is new on every render of a form, so it is no part of what the request is.
+            List<String> ignored = key.get()
+                    .formField()
+                    .map(field -> withFormField(operation.ignored(), field))
+                    .orElse(operation.ignored());
             // Made from the buffered body whenever the core claims or compares, and kept by no one while the
             // application runs: the canonical text can be as long as the body.
             Supplier<CanonicalRequest> canonical = () -> canonicalizer.canonicalize(
@@ -140,11 +161,11 @@ public final class IdempotentRequestHandler {
                     request.getQueryString(),
                     request.getContentType(),
                     buffered.body(),
-                    operation.ignored());
+                    ignored);
             Attempt attempt = new Attempt(
                     scope,
                     operation.contract(),
-                    key.get(),
+                    key.get().value(),
                     canonical,
                     config.retentionOf(operation),
                     () -> mayReplay(operation, request),
@@ -157,14 +178,17 @@ public final class IdempotentRequestHandler {
                     chain.doFilter(buffered, response);
                     return new Reply.PassedThrough(Outcome.DRAIN_PASSED);
                 }
-                return replies.replyFor(found, operation, key.get());
+                return replies.replyFor(found, operation, key.get().value());
             }
             RunningExecution execution = new RunningExecution(attempt.id());
+            boolean redirectsStored = key.get().fromForm();
             return replies.replyFor(
                     executor.execute(
-                            attempt, () -> runApplication(operation.contract(), execution, buffered, response, chain)),
+                            attempt,
+                            () -> runApplication(
+                                    operation.contract(), execution, buffered, response, chain, redirectsStored)),
                     operation,
-                    key.get());
+                    key.get().value());
         } catch (ProblemException problem) {
             // The key as sent, if it was, only to spread the Retry-After of a 503.
             String sentKey =
@@ -210,6 +234,29 @@ public final class IdempotentRequestHandler {
     }
 
     /**
+     * The scope of a key a browser posted in a form field: the browser session that rendered the form, behind the
+     * principal's name when there is one. A form's key is only as secret as the page it is on, and a framework's
+     * token (a JSF view state) is unique within one session only; bound to the session, a key that leaks is of
+     * no use without the session's cookie. Only the session id's digest is kept: the id is a credential.
+     */
+    private String sessionScopeOf(HttpServletRequest request, Operation operation) throws ProblemException {
+        jakarta.servlet.http.HttpSession session = request.getSession(false);
+        if (session == null) {
+            throw replies.noSession(operation.contract());
+        }
+        Principal principal = request.getUserPrincipal();
+        String sessionScope =
+                SESSION_PREFIX + SESSION_DIGEST.of(session.getId()).substring(HeaderScope.PREFIX.length());
+        return principal == null ? sessionScope : principal.getName() + " " + sessionScope;
+    }
+
+    private static List<String> withFormField(List<String> ignored, String field) {
+        List<String> withField = new java.util.ArrayList<>(ignored);
+        withField.add("/body/form/" + field.replace("~", "~0").replace("/", "~1"));
+        return withField;
+    }
+
+    /**
      * Runs the application with its response held back, in the attempt's transaction; a final outcome (a
      * storable status) is handed back to be stored, anything else only to be sent after the rollback. A run that
      * cannot be stored is refused. The application sees its execution only while it runs.
@@ -219,7 +266,8 @@ public final class IdempotentRequestHandler {
             RunningExecution execution,
             BufferedBodyRequest request,
             HttpServletResponse response,
-            FilterChain chain)
+            FilterChain chain,
+            boolean redirectsStored)
             throws ProblemException {
         CapturingResponseWrapper capture =
                 new CapturingResponseWrapper(response, config.maxResponseBodyBytes(), request);
@@ -237,7 +285,15 @@ public final class IdempotentRequestHandler {
             // Responses the filter cannot hold whole are rolled back, never stored in part.
             throw replies.responseTooLarge(operation);
         }
-        if (!config.storableStatuses().isStorable(captured.status())) {
+        boolean redirect = captured.status() >= 300 && captured.status() < 400;
+        if (!config.storableStatuses().isStorable(captured.status()) && !(redirect && redirectsStored)) {
+            if (redirect && operationsLoggedForRedirects.add(operation)) {
+                LOG.warning(operation + " answered a keyed request with a redirect (" + captured.status() + "),"
+                        + " which is not a storable status, so its work was rolled back while the client follows"
+                        + " the redirect as if it had succeeded; add 3xx to storable-statuses, or send browsers'"
+                        + " keys in a form field (key-field), whose redirects are always stored. See"
+                        + " docs/browser-forms.md (logged once per operation)");
+            }
             return IdempotentExecutor.Ran.notToKeep(captured);
         }
         return IdempotentExecutor.Ran.toKeep(

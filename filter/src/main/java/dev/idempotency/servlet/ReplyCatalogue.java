@@ -165,6 +165,15 @@ final class ReplyCatalogue {
                         + " retry with the same key");
     }
 
+    /** A key posted in a form field, by a browser that has no session the key could belong to. */
+    ProblemException noSession(String contract) {
+        return new ProblemException(
+                Problem.SCOPE_REQUIRED,
+                contract + " scopes a key sent in a form field by the browser session that rendered the form, and"
+                        + " this request has no session; reload the form and submit it again (the page's key field"
+                        + " starts a session when it renders)");
+    }
+
     /** A keyed request with no principal whose {@code scope-header} is missing, repeated, blank or too long. */
     ProblemException noCallerInHeader(String contract, String header, int maxLength) {
         return new ProblemException(

@@ -8,6 +8,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.openqa.selenium.PageLoadStrategy;
+import org.openqa.selenium.UnexpectedAlertBehaviour;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -50,7 +52,22 @@ public final class HeadlessChromium implements BeforeAllCallback {
 
     /** A new headless browser with a window tall enough for one operation's section. */
     static ChromeDriver start() {
+        return start(new ChromeOptions());
+    }
+
+    /**
+     * A browser whose commands never wait for a page to load, and that says yes to every dialog, as Chromium's
+     * question before it posts a form again on a reload: for tests that follow a form through clicks, reloads and
+     * history.
+     */
+    static ChromeDriver startImpatient() {
         ChromeOptions options = new ChromeOptions();
+        options.setPageLoadStrategy(PageLoadStrategy.NONE);
+        options.setUnhandledPromptBehaviour(UnexpectedAlertBehaviour.ACCEPT);
+        return start(options);
+    }
+
+    private static ChromeDriver start(ChromeOptions options) {
         options.setBinary(BROWSER.toFile());
         // --no-sandbox: Chromium refuses to run as root with its sandbox, and CI runs as root.
         options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1100,1400");

@@ -92,6 +92,11 @@ public final class Api {
         }
     }
 
+    /** How many requests have reached the gate so far. */
+    public int gateArrivals(String gate) {
+        return Integer.parseInt(get("alice", "api/test/gates/" + gate).body().trim());
+    }
+
     /** Opens the gate: every request held there, and every later one, goes on. */
     public void openGate(String gate) {
         HttpResponse<String> opened = post("alice", "api/test/gates/" + gate, null, "{}");

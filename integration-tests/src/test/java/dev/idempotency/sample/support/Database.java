@@ -89,6 +89,20 @@ public final class Database {
     }
 
     /** The single number a query such as {@code SELECT count(*) ...} returns. */
+    /**
+     * Waits until the count {@code sql} reads reaches {@code atLeast}, asking the database; fails after a minute. A
+     * wait for a state the test can see, never for a time.
+     */
+    public static void awaitCount(String sql, long atLeast) throws InterruptedException {
+        long deadline = System.nanoTime() + java.time.Duration.ofMinutes(1).toNanos();
+        while (count(sql) < atLeast) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("never " + atLeast + " from " + sql);
+            }
+            Thread.sleep(20);
+        }
+    }
+
     public static long count(String sql) {
         return queryLong(sql);
     }

@@ -7,7 +7,10 @@ import dev.idempotency.sample.faults.FailingCreditProjection;
 import dev.idempotency.sample.faults.FailingCreditsResource;
 import dev.idempotency.sample.faults.FaultResource;
 import dev.idempotency.sample.faults.FormEchoServlet;
+import dev.idempotency.sample.faults.FormPageServlet;
+import dev.idempotency.sample.faults.FormParamResource;
 import dev.idempotency.sample.faults.GateResource;
+import dev.idempotency.sample.faults.GatedTopUpServlet;
 import dev.idempotency.sample.faults.Gates;
 import dev.idempotency.sample.faults.JmxReaderServlet;
 import dev.idempotency.sample.faults.ProcessedMessagePurgeResource;
@@ -72,8 +75,12 @@ public final class SampleDeployment {
                         PublicEchoServlet.class,
                         AsyncServlet.class,
                         FormEchoServlet.class,
+                        FormParamResource.class,
+                        FormPageServlet.class,
+                        GatedTopUpServlet.class,
                         ConflictServlet.class,
                         JmxReaderServlet.class)
+                .addAsWebResource(new File("src/test/resources/forms/gated-top-up.jsp"), "forms/gated-top-up.jsp")
                 .addAsWebInfResource(
                         new File("src/test/resources/test-idempotency.properties"), "idempotency.properties");
         if (TestServer.isJakartaEe91()) {

@@ -1,0 +1,22 @@
+package dev.idempotency.servlet;
+
+/** Text made safe to put into HTML, between tags or in a quoted attribute. Stateless and thread-safe. */
+public final class HtmlText {
+    private HtmlText() {}
+
+    public static String escape(String text) {
+        StringBuilder escaped = new StringBuilder(text.length() + 16);
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '&' -> escaped.append("&amp;");
+                case '<' -> escaped.append("&lt;");
+                case '>' -> escaped.append("&gt;");
+                case '"' -> escaped.append("&quot;");
+                case '\'' -> escaped.append("&#39;");
+                default -> escaped.append(c);
+            }
+        }
+        return escaped.toString();
+    }
+}
