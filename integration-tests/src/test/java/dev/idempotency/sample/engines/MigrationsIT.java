@@ -44,7 +44,7 @@ class MigrationsIT {
      * ({@code flyway-database-derby}). Its Flyway migration is the DDL's own text (MigrationResourcesTest), but no
      * Flyway runs it here.
      */
-    private static final Set<Engine> WITHOUT_FLYWAY_MODULE = EnumSet.of(Engine.DERBY);
+    static final Set<Engine> WITHOUT_FLYWAY_MODULE = EnumSet.of(Engine.DERBY);
 
     @ParameterizedTest
     // Galera runs MariaDB's DDL, which the MariaDB server checks.
