@@ -30,7 +30,7 @@ class MigrationsDocumentationTest {
                 + engines.stream()
                         .map(engine -> productName(engine)
                                 + (MigrationsIT.WITHOUT_FLYWAY_MODULE.contains(engine)
-                                        ? " (Liquibase only: no Flyway database module for it on Maven Central)"
+                                        ? " (Liquibase only: Flyway's database module for it did not resolve here)"
                                         : " (Flyway and Liquibase)"))
                         .collect(Collectors.joining(", "))
                 + ".";
