@@ -168,7 +168,7 @@ public class IdempotencyAdminServlet extends HttpServlet {
     @Override
     protected void doDelete(HttpServletRequest request, HttpServletResponse response) throws IOException {
         String scope = request.getParameter(SCOPE_PARAMETER);
-        if (scope == null || scope.trim().isEmpty()) {
+        if (scope == null || scope.trim().isEmpty() || scope.trim().equals(HeaderScope.PREFIX)) {
             ProblemResponse.send(
                     response,
                     Problem.SCOPE_REQUIRED,
