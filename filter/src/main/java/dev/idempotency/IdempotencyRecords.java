@@ -1,7 +1,7 @@
 package dev.idempotency;
 
 import dev.idempotency.core.HeaderScope;
-import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.dialect.Engine;
 import dev.idempotency.store.RecordErasure;
 import dev.idempotency.store.RequestResultStore;
 import java.util.Optional;
@@ -40,7 +40,7 @@ public final class IdempotencyRecords {
      */
     public static IdempotencyRecords in(DataSource dataSource) {
         return new IdempotencyRecords(
-                new RequestResultStore(dataSource, SqlDialect.detect(dataSource)), new HeaderScope(Optional.empty()));
+                new RequestResultStore(dataSource, Engine.detect(dataSource)), new HeaderScope(Optional.empty()));
     }
 
     /**
