@@ -3,6 +3,10 @@ package dev.idempotency;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idempotency.admin.AdminReport;
+import dev.idempotency.admin.CsrfToken;
+import dev.idempotency.admin.ModeSwitch;
+import dev.idempotency.admin.ReadinessPage;
 import dev.idempotency.config.Operation;
 import dev.idempotency.core.HeaderScope;
 import dev.idempotency.runtime.FilterRuntime;
@@ -164,7 +168,7 @@ public class IdempotencyAdminServlet extends HttpServlet {
     @Override
     protected void doDelete(HttpServletRequest request, HttpServletResponse response) throws IOException {
         String scope = request.getParameter(SCOPE_PARAMETER);
-        if (scope == null || scope.trim().isEmpty()) {
+        if (scope == null || scope.trim().isEmpty() || scope.trim().equals(HeaderScope.PREFIX)) {
             ProblemResponse.send(
                     response,
                     Problem.SCOPE_REQUIRED,

@@ -1,7 +1,8 @@
 package dev.idempotency;
 
 import dev.idempotency.core.HeaderScope;
-import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.dialect.Engine;
+import dev.idempotency.store.RecordErasure;
 import dev.idempotency.store.RequestResultStore;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -26,11 +27,11 @@ import javax.sql.DataSource;
  */
 public final class IdempotencyRecords {
     private final RequestResultStore store;
-    private final HeaderScope headerScope;
+    private final RecordErasure erasure;
 
     private IdempotencyRecords(RequestResultStore store, HeaderScope headerScope) {
         this.store = store;
-        this.headerScope = headerScope;
+        this.erasure = new RecordErasure(store, headerScope::erasable);
     }
 
     /**
@@ -39,7 +40,7 @@ public final class IdempotencyRecords {
      */
     public static IdempotencyRecords in(DataSource dataSource) {
         return new IdempotencyRecords(
-                new RequestResultStore(dataSource, SqlDialect.detect(dataSource)), new HeaderScope(Optional.empty()));
+                new RequestResultStore(dataSource, Engine.detect(dataSource)), new HeaderScope(Optional.empty()));
     }
 
     /**
@@ -61,10 +62,7 @@ public final class IdempotencyRecords {
      *     than ten seconds
      */
     public int eraseScope(String scope) {
-        if (scope == null || scope.trim().isEmpty()) {
-            throw new IllegalArgumentException("name the scope to erase: a principal's name");
-        }
-        return store.deleteScope(scope);
+        return erasure.eraseScope(scope);
     }
 
     /**
@@ -75,12 +73,7 @@ public final class IdempotencyRecords {
      * @throws StoreException as {@link #eraseScope} does
      */
     public int eraseHeaderScope(String headerValue) {
-        if (headerValue == null || headerValue.trim().isEmpty()) {
-            throw new IllegalArgumentException("name the caller to erase: the value of its scope-header");
-        }
-        return headerScope.erasable(headerValue).stream()
-                .mapToInt(store::deleteScope)
-                .sum();
+        return erasure.eraseHeaderScope(headerValue);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.idempotency;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.idempotency.dialect.Engine;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.store.FilterSchema;
 import dev.idempotency.store.RequestResultId;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.Test;
 
 /** Erasure on a real H2: by a principal's name, and by the raw scope-header value the operator knows. */
 class IdempotencyRecordsTest {
-    private static final SqlDialect H2 = SqlDialect.named("h2");
+    private static final SqlDialect H2 = Engine.dialectNamed("h2");
     private static final String API_KEY = "Bearer sk_test_4eC39HqLyjWDarjtT1zdp7dc";
 
     private final String url = "jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";

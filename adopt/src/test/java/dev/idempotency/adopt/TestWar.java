@@ -48,6 +48,18 @@ final class TestWar {
         return this;
     }
 
+    /** Compiles every {@code .java} file under {@code sourceRoot}, as they are, into {@code WEB-INF/classes}. */
+    TestWar classesFrom(Path sourceRoot) throws IOException {
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(sourceRoot)) {
+            files = walk.filter(file -> file.toString().endsWith(".java"))
+                    .sorted()
+                    .toList();
+        }
+        javac(files).forEach((name, bytes) -> entries.put(WarFile.CLASSES + name, bytes));
+        return this;
+    }
+
     /** Compiles the sources into a library jar {@code WEB-INF/lib/<jarName>}, with extra files beside them. */
     TestWar library(String jarName, Map<String, String> files, String... sources) throws IOException {
         Map<String, byte[]> content = new LinkedHashMap<>(compile(sources));
@@ -83,24 +95,30 @@ final class TestWar {
             return Map.of();
         }
         Path sourceDirectory = Files.createTempDirectory(workDirectory, "sources");
-        Path classDirectory = Files.createTempDirectory(workDirectory, "classes");
-        List<String> arguments = new ArrayList<>(List.of(
-                "-classpath", System.getProperty("java.class.path"), "-d", classDirectory.toString(), "-nowarn"));
+        List<Path> files = new ArrayList<>();
         for (String source : sources) {
             Matcher type = TYPE_NAME.matcher(source);
             assertTrue(type.find(), "a test source names its package and type: " + source);
             Path file = sourceDirectory.resolve(type.group(1).replace('.', '/') + "/" + type.group(2) + ".java");
             Files.createDirectories(file.getParent());
             Files.writeString(file, source);
-            arguments.add(file.toString());
+            files.add(file);
         }
+        return javac(files);
+    }
+
+    private Map<String, byte[]> javac(List<Path> files) throws IOException {
+        Path classDirectory = Files.createTempDirectory(workDirectory, "classes");
+        List<String> arguments = new ArrayList<>(List.of(
+                "-classpath", System.getProperty("java.class.path"), "-d", classDirectory.toString(), "-nowarn"));
+        files.forEach(file -> arguments.add(file.toString()));
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
         int status = compiler.run(null, errors, errors, arguments.toArray(String[]::new));
         assertTrue(status == 0, "the test sources compile: " + errors);
         Map<String, byte[]> classes = new LinkedHashMap<>();
-        try (Stream<Path> files = Files.walk(classDirectory)) {
-            for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
+        try (Stream<Path> compiled = Files.walk(classDirectory)) {
+            for (Path file : compiled.filter(Files::isRegularFile).sorted().toList()) {
                 classes.put(classDirectory.relativize(file).toString().replace('\\', '/'), Files.readAllBytes(file));
             }
         }

@@ -4,6 +4,7 @@ import dev.idempotency.PayloadMismatchException;
 import dev.idempotency.RequestInProgressException;
 import dev.idempotency.StoreException;
 import dev.idempotency.canonical.RequestCanonicalizer;
+import dev.idempotency.dialect.Engine;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.store.ProcessedMessageStore;
 import jakarta.transaction.Status;
@@ -73,7 +74,7 @@ public final class ProcessedMessages {
      * @throws dev.idempotency.ConfigurationException if its engine is not supported
      */
     public static ProcessedMessages in(DataSource dataSource) {
-        return new ProcessedMessages(dataSource, DIALECTS.computeIfAbsent(dataSource, SqlDialect::detect));
+        return new ProcessedMessages(dataSource, DIALECTS.computeIfAbsent(dataSource, Engine::detect));
     }
 
     /**

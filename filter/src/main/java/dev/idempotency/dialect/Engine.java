@@ -1,15 +1,22 @@
 package dev.idempotency.dialect;
 
+import dev.idempotency.ConfigurationException;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import javax.sql.DataSource;
 
 /**
- * The database engines the filter runs on, one entry each: the value of the {@code database} setting, how the
- * engine is recognized from its JDBC metadata, the oldest version supported, its name in Liquibase's {@code
+ * The database engines the filter runs on, one entry each, and how an engine is found: from the {@code database}
+ * setting ({@link #dialectNamed}) or from a datasource's JDBC metadata ({@link #detect}). Each entry holds the value of
+ * the {@code database} setting, how the engine is recognized from its JDBC metadata, the oldest version supported, its name in Liquibase's {@code
  * dbms} attribute, its dialect, and its DDL. The
  * shipped migrations (Flyway's {@code db/idempotency/flyway/<engine>/} and Liquibase's {@code
  * db/idempotency/changelog.xml}) are generated from this list at build time ({@code MigrationResources}).
@@ -107,6 +114,48 @@ public enum Engine {
         return Arrays.stream(values())
                 .filter(engine -> engine.productName.equals(productName))
                 .findFirst();
+    }
+
+    /**
+     * The dialect for a {@code database} setting value.
+     *
+     * @throws ConfigurationException naming the value and the supported ones
+     */
+    public static SqlDialect dialectNamed(String database) {
+        return named(database.trim().toLowerCase(Locale.ROOT))
+                .map(Engine::dialect)
+                .orElseThrow(() -> new ConfigurationException("database must be one of " + settingValues() + ", was '"
+                        + database + "'; supported are " + supported()));
+    }
+
+    /**
+     * The dialect of the engine behind {@code dataSource}, read from {@link DatabaseMetaData}, in the variant that
+     * server needs (a MariaDB node of a Galera cluster).
+     *
+     * @throws ConfigurationException if the engine is not supported, or no connection could be opened
+     */
+    public static SqlDialect detect(DataSource dataSource) {
+        try (Connection connection = dataSource.getConnection()) {
+            DatabaseMetaData metaData = connection.getMetaData();
+            return forProduct(
+                            metaData.getDatabaseProductName(),
+                            metaData.getDatabaseMajorVersion(),
+                            metaData.getDatabaseMinorVersion())
+                    .forServer(connection);
+        } catch (SQLException e) {
+            throw new ConfigurationException("could not open a connection to detect the database engine ("
+                    + e.getMessage() + "); make the database reachable, or set database to one of "
+                    + settingValues());
+        }
+    }
+
+    /** @throws ConfigurationException naming the engine and its version if it is not supported */
+    static SqlDialect forProduct(String product, int major, int minor) {
+        return ofProduct(product)
+                .filter(engine -> engine.supports(major, minor))
+                .map(Engine::dialect)
+                .orElseThrow(() -> new ConfigurationException("the database is " + product + " " + major + "." + minor
+                        + ", which the idempotency filter does not support; supported are " + supported()));
     }
 
     /** Every engine, in words, for messages that list what is supported. */

@@ -1,8 +1,6 @@
 package dev.idempotency.dialect;
 
-import dev.idempotency.ConfigurationException;
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -33,7 +31,10 @@ public abstract class SqlDialect {
         this.engine = engine;
     }
 
-    /** The values of the {@code database} setting, which overrides detection. */
+    /**
+     * The values of the {@code database} setting, which overrides detection ({@link Engine#settingValues()}; kept
+     * here for {@code config.Settings}).
+     */
     public static final List<String> SETTING_VALUES = Engine.settingValues();
 
     /** What a failed statement means to the store. */
@@ -54,37 +55,6 @@ public abstract class SqlDialect {
     }
 
     /**
-     * The dialect for a {@code database} setting value.
-     *
-     * @throws ConfigurationException naming the value and the supported ones
-     */
-    public static SqlDialect named(String database) {
-        return Engine.named(database.trim().toLowerCase(Locale.ROOT))
-                .map(Engine::dialect)
-                .orElseThrow(() -> new ConfigurationException("database must be one of " + SETTING_VALUES + ", was '"
-                        + database + "'; supported are " + Engine.supported()));
-    }
-
-    /**
-     * The dialect of the engine behind {@code dataSource}, read from {@link DatabaseMetaData}.
-     *
-     * @throws ConfigurationException if the engine is not supported, or no connection could be opened
-     */
-    public static SqlDialect detect(DataSource dataSource) {
-        try (Connection connection = dataSource.getConnection()) {
-            DatabaseMetaData metaData = connection.getMetaData();
-            return forProduct(
-                            metaData.getDatabaseProductName(),
-                            metaData.getDatabaseMajorVersion(),
-                            metaData.getDatabaseMinorVersion())
-                    .forServer(connection);
-        } catch (SQLException e) {
-            throw new ConfigurationException("could not open a connection to detect the database engine ("
-                    + e.getMessage() + "); make the database reachable, or set database to one of " + SETTING_VALUES);
-        }
-    }
-
-    /**
      * This dialect, or the variant the server behind {@code dataSource} needs: one engine may run in a form that
      * claims differently (MariaDB as a node of a Galera cluster). Used where the {@code database} setting named
      * the engine, so detection did not look at the server. The default opens no connection.
@@ -96,16 +66,6 @@ public abstract class SqlDialect {
     /** This dialect, or its variant for the server behind {@code connection}; the default has no variants. */
     SqlDialect forServer(Connection connection) throws SQLException {
         return this;
-    }
-
-    /** @throws ConfigurationException naming the engine and its version if it is not supported */
-    static SqlDialect forProduct(String product, int major, int minor) {
-        return Engine.ofProduct(product)
-                .filter(engine -> engine.supports(major, minor))
-                .map(Engine::dialect)
-                .orElseThrow(() -> new ConfigurationException("the database is " + product + " " + major + "."
-                        + minor + ", which the idempotency filter does not support; supported are "
-                        + Engine.supported()));
     }
 
     /** The engine's name, for logs. */

@@ -1,25 +1,15 @@
 package dev.idempotency.rollout;
 
-import dev.idempotency.StoreException;
-import dev.idempotency.dialect.SqlDialect;
-import dev.idempotency.dialect.SqlStatement;
-import dev.idempotency.dialect.SqlStatement.Values;
+import dev.idempotency.store.RolloutStore;
 import dev.idempotency.tx.Transaction;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import javax.sql.DataSource;
 
 /**
  * Every operation's rollout mode, read from the {@code idempotency_rollout} table and cached for {@code
@@ -42,22 +32,15 @@ public final class RolloutModes {
     private final RolloutMode defaultMode;
     private final Duration refresh;
     private final Transaction transaction;
-    private final DataSource dataSource;
-    private final SqlDialect dialect;
+    private final RolloutStore store;
     private final Instant defaultSince = Instant.now();
     private volatile Snapshot snapshot;
 
-    public RolloutModes(
-            RolloutMode defaultMode,
-            Duration refresh,
-            Transaction transaction,
-            DataSource dataSource,
-            SqlDialect dialect) {
+    public RolloutModes(RolloutMode defaultMode, Duration refresh, Transaction transaction, RolloutStore store) {
         this.defaultMode = defaultMode;
         this.refresh = refresh;
         this.transaction = transaction;
-        this.dataSource = dataSource;
-        this.dialect = dialect;
+        this.store = store;
     }
 
     /** The operation's mode as of at most {@code rollout-refresh} ago. */
@@ -79,26 +62,10 @@ public final class RolloutModes {
      * own transaction, so it must not be called inside another one.
      */
     public void change(String operation, RolloutMode mode, String changedBy) {
-        try {
-            transaction.inTransaction(() -> {
-                try (Connection connection = dataSource.getConnection()) {
-                    Values change = Values.of()
-                            .text("operation", operation)
-                            .text("mode", mode.name())
-                            .text("changedBy", changedBy);
-                    List<SqlStatement> statements = new ArrayList<>(dialect.upsertRolloutStatements());
-                    statements.add(dialect.insertRolloutHistoryStatement());
-                    for (SqlStatement statement : statements) {
-                        try (PreparedStatement write = statement.prepare(connection, change)) {
-                            write.executeUpdate();
-                        }
-                    }
-                }
-                return null;
-            });
-        } catch (SQLException e) {
-            throw new StoreException("switching the rollout mode of " + operation + " failed: " + e.getMessage(), e);
-        }
+        transaction.inTransaction(() -> {
+            store.write(operation, mode.name(), changedBy);
+            return null;
+        });
         LOG.info(() -> "rollout of " + operation + " switched to " + mode + " by " + changedBy);
         // Stale, not forgotten: if the next read fails, the modes read before stay in force.
         Snapshot seen = snapshot;
@@ -122,21 +89,14 @@ public final class RolloutModes {
 
     private Map<String, Setting> read() {
         transaction.begin(Optional.empty());
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement select = dialect.selectRolloutStatement().prepare(connection);
-                ResultSet rows = select.executeQuery()) {
+        try {
             Map<String, Setting> settings = new TreeMap<>();
-            while (rows.next()) {
+            for (RolloutStore.StoredMode stored : store.read()) {
                 settings.put(
-                        rows.getString(1),
-                        new Setting(
-                                RolloutMode.valueOf(rows.getString(2)),
-                                rows.getString(3),
-                                dialect.readInstant(rows, 4)));
+                        stored.operation(),
+                        new Setting(RolloutMode.valueOf(stored.mode()), stored.changedBy(), stored.changedAt()));
             }
             return settings;
-        } catch (SQLException e) {
-            throw new StoreException("reading idempotency_rollout failed: " + e.getMessage(), e);
         } finally {
             transaction.rollback();
         }

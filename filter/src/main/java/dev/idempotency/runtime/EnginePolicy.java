@@ -3,6 +3,7 @@ package dev.idempotency.runtime;
 import dev.idempotency.ConfigurationException;
 import dev.idempotency.config.IdempotencyConfig;
 import dev.idempotency.config.SchemaAction;
+import dev.idempotency.dialect.Engine;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.store.FilterSchema;
 import java.util.logging.Logger;
@@ -31,8 +32,8 @@ final class EnginePolicy {
      */
     static SqlDialect accept(IdempotencyConfig config, DataSource dataSource, String dataSourceName) {
         SqlDialect dialect = config.database()
-                .map(database -> SqlDialect.named(database).forServer(dataSource))
-                .orElseGet(() -> SqlDialect.detect(dataSource));
+                .map(database -> Engine.dialectNamed(database).forServer(dataSource))
+                .orElseGet(() -> Engine.detect(dataSource));
         if (!dialect.engine().tested()) {
             if (!config.allowsUntestedEngine()) {
                 throw new ConfigurationException(untestedEngineRefused(dialect));

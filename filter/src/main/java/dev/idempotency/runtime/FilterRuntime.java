@@ -18,7 +18,9 @@ import dev.idempotency.rollout.RolloutModes;
 import dev.idempotency.servlet.IdempotentRequestHandler;
 import dev.idempotency.store.CounterStore;
 import dev.idempotency.store.KeylessDayStore;
+import dev.idempotency.store.RecordErasure;
 import dev.idempotency.store.RequestResultStore;
+import dev.idempotency.store.RolloutStore;
 import dev.idempotency.tx.JtaTransaction;
 import jakarta.servlet.ServletContext;
 import jakarta.transaction.UserTransaction;
@@ -65,6 +67,7 @@ public final class FilterRuntime {
     private final JtaTransaction transaction;
     private final RequestResultStore records;
     private final HeaderScope headerScope;
+    private final RecordErasure erasure;
     private final Housekeeping housekeeping;
 
     private final String dataSourceOrigin;
@@ -82,8 +85,12 @@ public final class FilterRuntime {
         this.transaction = new JtaTransaction(userTransaction);
         this.records = new RequestResultStore(dataSource.dataSource(), dialect);
         this.headerScope = new HeaderScope(config.scopeHeaderKey());
+        this.erasure = new RecordErasure(records, headerScope::erasable);
         this.rolloutModes = new RolloutModes(
-                config.rolloutMode(), config.rolloutRefresh(), transaction, dataSource.dataSource(), dialect);
+                config.rolloutMode(),
+                config.rolloutRefresh(),
+                transaction,
+                new RolloutStore(dataSource.dataSource(), dialect));
         this.metrics = new JmxMetrics(
                 contextPath,
                 config.operations().stream().map(Operation::contract).collect(Collectors.toList()));
@@ -193,7 +200,7 @@ public final class FilterRuntime {
      * @return how many records were deleted
      */
     public int eraseScope(String scope) {
-        return transaction.inTransaction(() -> records.deleteScope(scope));
+        return transaction.inTransaction(() -> erasure.eraseScope(scope));
     }
 
     /**
@@ -203,9 +210,7 @@ public final class FilterRuntime {
      * @return how many records were deleted
      */
     public int eraseHeaderScope(String headerValue) {
-        return transaction.inTransaction(() -> headerScope.erasable(headerValue).stream()
-                .mapToInt(records::deleteScope)
-                .sum());
+        return transaction.inTransaction(() -> erasure.eraseHeaderScope(headerValue));
     }
 
     /** What a {@code scope-header} value becomes as a scope, in this filter: the form logs and answers show. */

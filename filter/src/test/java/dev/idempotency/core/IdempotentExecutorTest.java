@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.idempotency.canonical.CanonicalRequest;
 import dev.idempotency.config.EncryptionKeys;
 import dev.idempotency.config.SettingsParser;
+import dev.idempotency.dialect.Engine;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.metrics.Outcome;
 import dev.idempotency.metrics.OutcomeListener;
@@ -51,7 +52,7 @@ import org.junit.jupiter.api.Test;
  * left to the container tests.
  */
 class IdempotentExecutorTest {
-    private static final SqlDialect H2 = SqlDialect.named("h2");
+    private static final SqlDialect H2 = Engine.dialectNamed("h2");
     private static final Duration RETENTION = Duration.ofHours(1);
 
     private final String url = "jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";

@@ -12,12 +12,12 @@ import org.junit.jupiter.api.Test;
 
 /** What the Derby dialect says without a server; the store contract runs it on Derby's network server. */
 class DerbyDialectTest {
-    private final SqlDialect derby = SqlDialect.named("derby");
+    private final SqlDialect derby = Engine.dialectNamed("derby");
 
     @Test
     void isDetectedByTheNameDerbysDriversReportFrom10Point16() {
-        assertEquals(Engine.DERBY, SqlDialect.forProduct("Apache Derby", 10, 16).engine());
-        assertEquals(Engine.DERBY, SqlDialect.forProduct("Apache Derby", 10, 17).engine());
+        assertEquals(Engine.DERBY, Engine.forProduct("Apache Derby", 10, 16).engine());
+        assertEquals(Engine.DERBY, Engine.forProduct("Apache Derby", 10, 17).engine());
         assertEquals("META-INF/idempotency/derby.sql", derby.ddlResource());
         assertTrue(Engine.DERBY.tested());
     }

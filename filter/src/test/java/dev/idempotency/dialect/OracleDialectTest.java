@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class OracleDialectTest {
     private static final String NOW = "SYS_EXTRACT_UTC(SYSTIMESTAMP)";
 
-    private final SqlDialect oracle = SqlDialect.named("oracle");
+    private final SqlDialect oracle = Engine.dialectNamed("oracle");
 
     @Test
     void claimIsAPlainInsertWhoseDuplicateWaitsThenRaisesOra00001() {
@@ -91,7 +91,7 @@ class OracleDialectTest {
     void theReservedModeIsQuotedWhereverItIsNamed() {
         assertEquals("\"MODE\"", oracle.column("mode"));
         assertEquals("operation", oracle.column("operation"));
-        assertEquals("mode", SqlDialect.named("postgresql").column("mode"));
+        assertEquals("mode", Engine.dialectNamed("postgresql").column("mode"));
         for (SqlStatement statement : List.of(
                 oracle.selectRolloutStatement(),
                 oracle.upsertRolloutStatement(),
@@ -128,9 +128,11 @@ class OracleDialectTest {
                 oracle.createSchemaStatements("idempotency_check_1"));
         assertEquals(
                 List.of("DROP USER idempotency_check_1 CASCADE"), oracle.dropSchemaStatements("idempotency_check_1"));
-        assertEquals(List.of("CREATE SCHEMA s"), SqlDialect.named("postgresql").createSchemaStatements("s"));
         assertEquals(
-                List.of("DROP SCHEMA s CASCADE"), SqlDialect.named("postgresql").dropSchemaStatements("s"));
-        assertEquals(List.of("DROP SCHEMA s"), SqlDialect.named("mariadb").dropSchemaStatements("s"));
+                List.of("CREATE SCHEMA s"), Engine.dialectNamed("postgresql").createSchemaStatements("s"));
+        assertEquals(
+                List.of("DROP SCHEMA s CASCADE"),
+                Engine.dialectNamed("postgresql").dropSchemaStatements("s"));
+        assertEquals(List.of("DROP SCHEMA s"), Engine.dialectNamed("mariadb").dropSchemaStatements("s"));
     }
 }

@@ -16,23 +16,23 @@ import org.junit.jupiter.api.Test;
 class SqlDialectTest {
     @Test
     void choosesTheDialectFromTheProductNameAndVersion() {
-        assertEquals("PostgreSQL", SqlDialect.forProduct("PostgreSQL", 18, 6).name());
-        assertEquals("MariaDB", SqlDialect.forProduct("MariaDB", 11, 4).name());
-        assertEquals("MariaDB", SqlDialect.forProduct("MariaDB", 10, 11).name());
-        assertEquals("MySQL", SqlDialect.forProduct("MySQL", 8, 4).name());
-        assertEquals("H2", SqlDialect.forProduct("H2", 2, 5).name());
+        assertEquals("PostgreSQL", Engine.forProduct("PostgreSQL", 18, 6).name());
+        assertEquals("MariaDB", Engine.forProduct("MariaDB", 11, 4).name());
+        assertEquals("MariaDB", Engine.forProduct("MariaDB", 10, 11).name());
+        assertEquals("MySQL", Engine.forProduct("MySQL", 8, 4).name());
+        assertEquals("H2", Engine.forProduct("H2", 2, 5).name());
         assertEquals(
                 "Microsoft SQL Server",
-                SqlDialect.forProduct("Microsoft SQL Server", 16, 0).name());
+                Engine.forProduct("Microsoft SQL Server", 16, 0).name());
         assertEquals(
                 "Microsoft SQL Server",
-                SqlDialect.forProduct("Microsoft SQL Server", 17, 0).name());
-        assertEquals("Oracle", SqlDialect.forProduct("Oracle", 23, 0).name());
+                Engine.forProduct("Microsoft SQL Server", 17, 0).name());
+        assertEquals("Oracle", Engine.forProduct("Oracle", 23, 0).name());
     }
 
     @Test
     void onlyPostgreSqlsClaimsAreQueriesThatAlsoReturnACommittedRecord() {
-        SqlDialect postgres = SqlDialect.named("postgresql");
+        SqlDialect postgres = Engine.dialectNamed("postgresql");
         for (SqlStatement claim : List.of(postgres.claimStatement(), postgres.claimWithoutWaitingStatement())) {
             SqlStatement query =
                     postgres.claimReturningCommittedStatement(claim).orElseThrow();
@@ -41,16 +41,21 @@ class SqlDialectTest {
                     query.toString().startsWith("WITH claim AS (" + claim + " RETURNING 1) SELECT"), query.toString());
             assertEquals(Set.copyOf(claim.parameters()), Set.copyOf(query.parameters()), query.toString());
         }
-        for (String engine : List.of("mariadb", "mysql", "h2", "sqlite", "sqlserver", "oracle", "derby")) {
-            SqlDialect dialect = SqlDialect.named(engine);
-            assertEquals(Optional.empty(), dialect.claimReturningCommittedStatement(dialect.claimStatement()), engine);
+        for (Engine engine : Engine.values()) {
+            SqlDialect dialect = engine.dialect();
+            if (engine != Engine.POSTGRESQL) {
+                assertEquals(
+                        Optional.empty(),
+                        dialect.claimReturningCommittedStatement(dialect.claimStatement()),
+                        engine.name());
+            }
         }
     }
 
     @Test
     void refusesAnUnsupportedEngineNamingItAndTheSupportedOnes() {
         ConfigurationException e =
-                assertThrows(ConfigurationException.class, () -> SqlDialect.forProduct("DB2/LINUXX8664", 11, 5));
+                assertThrows(ConfigurationException.class, () -> Engine.forProduct("DB2/LINUXX8664", 11, 5));
 
         assertTrue(e.getMessage().contains("DB2/LINUXX8664 11.5"), e.getMessage());
         assertTrue(e.getMessage().contains("PostgreSQL 13 or later, MariaDB 10.11 or later"), e.getMessage());
@@ -61,18 +66,19 @@ class SqlDialectTest {
 
     @Test
     void refusesVersionsOlderThanTheSupportedOnes() {
-        assertThrows(ConfigurationException.class, () -> SqlDialect.forProduct("PostgreSQL", 12, 0));
-        assertThrows(ConfigurationException.class, () -> SqlDialect.forProduct("MariaDB", 10, 6));
-        assertThrows(ConfigurationException.class, () -> SqlDialect.forProduct("MySQL", 8, 0));
-        assertThrows(ConfigurationException.class, () -> SqlDialect.forProduct("H2", 1, 4));
-        assertThrows(ConfigurationException.class, () -> SqlDialect.forProduct("Microsoft SQL Server", 15, 0));
-        assertThrows(ConfigurationException.class, () -> SqlDialect.forProduct("Oracle", 19, 0));
-        assertThrows(ConfigurationException.class, () -> SqlDialect.forProduct("Apache Derby", 10, 15));
+        assertThrows(ConfigurationException.class, () -> Engine.forProduct("PostgreSQL", 12, 0));
+        assertThrows(ConfigurationException.class, () -> Engine.forProduct("MariaDB", 10, 6));
+        assertThrows(ConfigurationException.class, () -> Engine.forProduct("MySQL", 8, 0));
+        assertThrows(ConfigurationException.class, () -> Engine.forProduct("H2", 1, 4));
+        assertThrows(ConfigurationException.class, () -> Engine.forProduct("Microsoft SQL Server", 15, 0));
+        assertThrows(ConfigurationException.class, () -> Engine.forProduct("Oracle", 19, 0));
+        assertThrows(ConfigurationException.class, () -> Engine.forProduct("SQLite", 3, 41));
+        assertThrows(ConfigurationException.class, () -> Engine.forProduct("Apache Derby", 10, 15));
     }
 
     @Test
     void readsSqlServersErrorCodes() {
-        SqlDialect sqlServer = SqlDialect.named("sqlserver");
+        SqlDialect sqlServer = Engine.dialectNamed("sqlserver");
 
         assertEquals(Failure.WAIT_TIMEOUT, sqlServer.classify(failure("S0001", 1222)), "lock request timeout");
         assertEquals(
@@ -91,7 +97,7 @@ class SqlDialectTest {
 
     @Test
     void readsOraclesErrorCodes() {
-        SqlDialect oracle = SqlDialect.named("oracle");
+        SqlDialect oracle = Engine.dialectNamed("oracle");
 
         assertEquals(Failure.WAIT_TIMEOUT, oracle.classify(failure("72000", 1013)), "ORA-01013, the query timeout");
         assertEquals(Failure.WAIT_TIMEOUT, oracle.classify(failure("61000", 54)), "ORA-00054 resource busy");
@@ -105,7 +111,7 @@ class SqlDialectTest {
 
     @Test
     void readsMySqlsErrorCodesWithTheMariaDbDialect() {
-        SqlDialect mySql = SqlDialect.named("mysql");
+        SqlDialect mySql = Engine.dialectNamed("mysql");
 
         assertEquals(Failure.WAIT_TIMEOUT, mySql.classify(failure("HY000", 1205)), "lock wait timeout");
         assertEquals(Failure.WAIT_TIMEOUT, mySql.classify(failure("40001", 1205)), "lock wait timeout as 40001");
@@ -118,7 +124,7 @@ class SqlDialectTest {
     @Test
     void readsTheStandardSqlStateClassesOnEveryEngine() {
         for (String engine : SqlDialect.SETTING_VALUES) {
-            SqlDialect dialect = SqlDialect.named(engine);
+            SqlDialect dialect = Engine.dialectNamed(engine);
             assertEquals(
                     SqlDialect.Failure.TRANSACTION_CONFLICT, dialect.classify(new SQLException("x", "40001")), engine);
             assertEquals(SqlDialect.Failure.DUPLICATE_KEY, dialect.classify(new SQLException("x", "23505")), engine);
@@ -133,8 +139,8 @@ class SqlDialectTest {
 
         assertEquals(
                 SqlDialect.Failure.TRANSACTION_CONFLICT,
-                SqlDialect.named("postgresql").classify(wrapped));
-        assertEquals(SqlDialect.Failure.OTHER, SqlDialect.named("postgresql").classify(new RuntimeException()));
+                Engine.dialectNamed("postgresql").classify(wrapped));
+        assertEquals(SqlDialect.Failure.OTHER, Engine.dialectNamed("postgresql").classify(new RuntimeException()));
     }
 
     private static SQLException failure(String sqlState, int vendorCode) {

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * behaves as the text intends is for the store check on a real server.
  */
 class SqlServerDialectTest {
-    private final SqlDialect sqlServer = SqlDialect.named("sqlserver");
+    private final SqlDialect sqlServer = Engine.dialectNamed("sqlserver");
 
     @Test
     void claimInsertsUnlessARangeLockedReadFindsTheIdentity() {
@@ -106,8 +106,8 @@ class SqlServerDialectTest {
         assertEquals(Optional.empty(), sqlServer.refusedIdentityPart("key"));
         assertEquals(Optional.empty(), sqlServer.refusedIdentityPart(" key"));
         assertEquals(Optional.empty(), sqlServer.refusedIdentityPart("k e y"));
-        assertEquals(Optional.empty(), SqlDialect.named("postgresql").refusedIdentityPart("key "));
-        assertEquals(Optional.empty(), SqlDialect.named("oracle").refusedIdentityPart("key "));
+        assertEquals(Optional.empty(), Engine.dialectNamed("postgresql").refusedIdentityPart("key "));
+        assertEquals(Optional.empty(), Engine.dialectNamed("oracle").refusedIdentityPart("key "));
     }
 
     @Test

@@ -11,7 +11,7 @@ import org.sqlite.SQLiteException;
 
 /** SQLite's errors, read by the extended result code of the driver's own exceptions; its claim's shape. */
 class SqliteDialectTest {
-    private final SqlDialect sqlite = SqlDialect.named("sqlite");
+    private final SqlDialect sqlite = Engine.dialectNamed("sqlite");
 
     @Test
     void aBusySnapshotIsAConflictWhileEveryOtherBusyIsAWaitThatRanOut() {

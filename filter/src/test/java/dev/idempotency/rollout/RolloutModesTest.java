@@ -3,6 +3,7 @@ package dev.idempotency.rollout;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.idempotency.store.RolloutStore;
 import dev.idempotency.testing.H2Database;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -13,7 +14,10 @@ class RolloutModesTest {
 
     private RolloutModes node(Duration refresh) {
         return new RolloutModes(
-                RolloutMode.OPTIONAL, refresh, database.transactions(), database.transactions(), H2Database.DIALECT);
+                RolloutMode.OPTIONAL,
+                refresh,
+                database.transactions(),
+                new RolloutStore(database.transactions(), H2Database.DIALECT));
     }
 
     @Test

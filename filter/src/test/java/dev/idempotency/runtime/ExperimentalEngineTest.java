@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.idempotency.ConfigurationException;
 import dev.idempotency.config.IdempotencyConfig;
 import dev.idempotency.config.SettingsParser;
-import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.dialect.Engine;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class ExperimentalEngineTest {
     @Test
     void theRefusalSaysHowToOptInAndWhatItMeans() {
-        String refusal = EnginePolicy.untestedEngineRefused(SqlDialect.named("mysql"));
+        String refusal = EnginePolicy.untestedEngineRefused(Engine.dialectNamed("mysql"));
 
         assertTrue(refusal.contains("MySQL, is one this project's build cannot run"), refusal);
         assertTrue(refusal.contains("docs/engines.md#check-your-database"), refusal);
@@ -35,7 +35,7 @@ class ExperimentalEngineTest {
 
     @Test
     void theStartUpWarningSaysExperimentalAndNamesTheStoreCheck() {
-        String warning = EnginePolicy.experimentalEngine(SqlDialect.named("mysql"));
+        String warning = EnginePolicy.experimentalEngine(Engine.dialectNamed("mysql"));
 
         assertTrue(warning.contains("MySQL, is EXPERIMENTAL"), warning);
         assertTrue(warning.contains("docs/engines.md#check-your-database"), warning);

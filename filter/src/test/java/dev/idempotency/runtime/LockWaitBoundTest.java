@@ -3,7 +3,7 @@ package dev.idempotency.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.dialect.Engine;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -20,7 +20,7 @@ class LockWaitBoundTest {
 
     @Test
     void derbysDefaultSixtySecondsIsSaidOnce() {
-        Optional<String> warning = LockWaitBound.warning(SqlDialect.named("derby"), derby(null), LOCK_TIMEOUT);
+        Optional<String> warning = LockWaitBound.warning(Engine.dialectNamed("derby"), derby(null), LOCK_TIMEOUT);
 
         assertTrue(warning.orElseThrow().contains("60 s"), warning.toString());
         assertTrue(warning.orElseThrow().contains("lock-timeout (PT10S)"), warning.toString());
@@ -28,8 +28,8 @@ class LockWaitBoundTest {
 
     @Test
     void aDerbyTimeoutWithinLockTimeoutIsNotAWarning() {
-        assertEquals(Optional.empty(), LockWaitBound.warning(SqlDialect.named("derby"), derby("10"), LOCK_TIMEOUT));
-        assertTrue(LockWaitBound.warning(SqlDialect.named("derby"), derby("11"), LOCK_TIMEOUT)
+        assertEquals(Optional.empty(), LockWaitBound.warning(Engine.dialectNamed("derby"), derby("10"), LOCK_TIMEOUT));
+        assertTrue(LockWaitBound.warning(Engine.dialectNamed("derby"), derby("11"), LOCK_TIMEOUT)
                 .isPresent());
     }
 
@@ -38,7 +38,7 @@ class LockWaitBoundTest {
         JdbcDataSource h2 = new JdbcDataSource();
         h2.setURL("jdbc:h2:mem:" + UUID.randomUUID());
 
-        assertEquals(Optional.empty(), LockWaitBound.warning(SqlDialect.named("h2"), h2, LOCK_TIMEOUT));
+        assertEquals(Optional.empty(), LockWaitBound.warning(Engine.dialectNamed("h2"), h2, LOCK_TIMEOUT));
     }
 
     /** A new in-memory Derby database, with {@code derby.locks.waitTimeout} set to {@code seconds} unless null. */

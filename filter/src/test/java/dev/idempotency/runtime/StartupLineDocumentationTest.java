@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.config.IdempotencyConfig;
 import dev.idempotency.config.SettingsParser;
-import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.dialect.Engine;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +26,7 @@ class StartupLineDocumentationTest {
     /** Where the sample's records are on WildFly; the one part the filter learns from the running server. */
     private static final String SAMPLE_ORIGIN = FilterRuntime.dataSourceOrigin(
             "java:jboss/datasources/SampleDS",
-            SqlDialect.named("postgresql"),
+            Engine.dialectNamed("postgresql"),
             "the JTA datasource of persistence unit 'sample' in /WEB-INF/classes/META-INF/persistence.xml");
 
     @Test

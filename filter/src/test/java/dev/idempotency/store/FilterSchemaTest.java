@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.ConfigurationException;
 import dev.idempotency.dialect.Engine;
-import dev.idempotency.dialect.SqlDialect;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -28,7 +27,7 @@ class FilterSchemaTest {
 
     FilterSchemaTest() {
         dataSource.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-        schema = new FilterSchema(dataSource, SqlDialect.named("h2"), "'java:app/jdbc/own'");
+        schema = new FilterSchema(dataSource, Engine.dialectNamed("h2"), "'java:app/jdbc/own'");
     }
 
     @Test
@@ -74,7 +73,7 @@ class FilterSchemaTest {
             for (int i = 0; i < nodes; i++) {
                 started.add(pool.submit(() -> {
                     start.await();
-                    new FilterSchema(dataSource, SqlDialect.named("h2"), "'own'").createMissing();
+                    new FilterSchema(dataSource, Engine.dialectNamed("h2"), "'own'").createMissing();
                     return null;
                 }));
             }

@@ -2,6 +2,7 @@ package dev.idempotency.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.idempotency.dialect.Engine;
 import dev.idempotency.dialect.SqlDialect;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -22,7 +23,7 @@ class KeylessDayStoreTest {
     KeylessDayStoreTest() {
         JdbcDataSource dataSource = new JdbcDataSource();
         dataSource.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-        SqlDialect dialect = SqlDialect.named("h2");
+        SqlDialect dialect = Engine.dialectNamed("h2");
         new FilterSchema(dataSource, dialect, "'test'").createMissing();
         store = new KeylessDayStore(dataSource, dialect);
     }

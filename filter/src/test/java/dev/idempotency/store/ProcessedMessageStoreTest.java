@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.StoreException;
-import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.dialect.Engine;
 import dev.idempotency.testing.StrictProxy;
 import java.time.Duration;
 import java.util.List;
@@ -21,7 +21,7 @@ class ProcessedMessageStoreTest {
 
     @Test
     void messageIdEndingInASpaceIsRefusedOnSqlServer() {
-        ProcessedMessageStore store = new ProcessedMessageStore(untouched, SqlDialect.named("sqlserver"));
+        ProcessedMessageStore store = new ProcessedMessageStore(untouched, Engine.dialectNamed("sqlserver"));
 
         for (List<String> identity : List.of(List.of("ledger", "m-1 "), List.of("ledger ", "m-1"))) {
             StoreException e = assertThrows(
@@ -35,7 +35,7 @@ class ProcessedMessageStoreTest {
     @Test
     void messageIdLongerThanTheKeyColumnsIsRefusedRatherThanCut() {
         // MariaDB's INSERT IGNORE would cut it to 255 characters, which another id could share.
-        ProcessedMessageStore store = new ProcessedMessageStore(untouched, SqlDialect.named("mariadb"));
+        ProcessedMessageStore store = new ProcessedMessageStore(untouched, Engine.dialectNamed("mariadb"));
 
         StoreException e = assertThrows(
                 StoreException.class,

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.RequestInProgressException;
 import dev.idempotency.StoreException;
+import dev.idempotency.dialect.Engine;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.dialect.SqlStatement;
 import dev.idempotency.testing.StrictProxy;
@@ -31,7 +32,7 @@ import org.junit.jupiter.api.Test;
 /** The claim's handling of what the database answers, without a database. */
 class RequestResultStoreTest {
     private static final RequestResultId ID = new RequestResultId("alice", "debit:v1", "key-1");
-    private static final SqlDialect DIALECT = SqlDialect.named("postgresql");
+    private static final SqlDialect DIALECT = Engine.dialectNamed("postgresql");
 
     private final StrictProxy proxies = new StrictProxy();
     /** The claim's parameters by name, as bound on the claim statement. */
@@ -296,7 +297,7 @@ class RequestResultStoreTest {
     @Test
     void busyKeyOnAnEngineThatDoesNotWaitIsTriedAgainUntilTheHolderIsGone() {
         // H2 answers at once while another transaction holds an uncommitted row with the key.
-        RequestResultStore store = store(SqlDialect.named("h2"), () -> {
+        RequestResultStore store = store(Engine.dialectNamed("h2"), () -> {
             if (inserts < 3) {
                 throw failure("HYT00", 90131);
             }
@@ -312,7 +313,7 @@ class RequestResultStoreTest {
 
     @Test
     void busyKeyPastTheWaitBoundMeansRequestInProgress() {
-        RequestResultStore store = store(SqlDialect.named("h2"), () -> {
+        RequestResultStore store = store(Engine.dialectNamed("h2"), () -> {
             throw failure("HYT00", 90131);
         });
 
@@ -325,7 +326,7 @@ class RequestResultStoreTest {
     @Test
     void duplicateKeyRaisedByARaceIsReadAsTaken() {
         // The winner committed between H2's NOT EXISTS check and its insert; here its record then vanished.
-        RequestResultStore store = store(SqlDialect.named("h2"), () -> {
+        RequestResultStore store = store(Engine.dialectNamed("h2"), () -> {
             if (inserts == 1) {
                 throw failure("23505", 23505);
             }
@@ -341,7 +342,7 @@ class RequestResultStoreTest {
     @Test
     void mariaDbLockWaitAndStatementTimeoutsMeanRequestInProgress() {
         for (SQLException timeout : List.of(failure("HY000", 1205), failure("70100", 1969), failure("70100", 0))) {
-            RequestResultStore store = store(SqlDialect.named("mariadb"), () -> {
+            RequestResultStore store = store(Engine.dialectNamed("mariadb"), () -> {
                 throw timeout;
             });
 
@@ -354,7 +355,7 @@ class RequestResultStoreTest {
 
     @Test
     void identityLongerThanBoundedKeyColumnsIsRefusedBeforeAnyStatement() {
-        RequestResultStore store = store(SqlDialect.named("mariadb"), () -> 1);
+        RequestResultStore store = store(Engine.dialectNamed("mariadb"), () -> 1);
         RequestResultId longScope = new RequestResultId("s".repeat(256), "debit:v1", "key-1");
 
         StoreException e = assertThrows(
@@ -367,7 +368,7 @@ class RequestResultStoreTest {
     @Test
     void identityPartEndingInASpaceIsRefusedOnSqlServerBeforeAnyStatement() {
         // SQL Server's = ignores trailing spaces: 'key-1 ' would share the record of 'key-1'.
-        RequestResultStore store = store(SqlDialect.named("sqlserver"), () -> 1);
+        RequestResultStore store = store(Engine.dialectNamed("sqlserver"), () -> 1);
         for (RequestResultId id : List.of(
                 new RequestResultId("alice", "debit:v1", "key-1 "),
                 new RequestResultId("alice ", "debit:v1", "key-1"),
@@ -383,7 +384,7 @@ class RequestResultStoreTest {
 
     @Test
     void identityPartEndingInASpaceIsItsOwnRecordElsewhere() {
-        RequestResultStore store = store(SqlDialect.named("oracle"), () -> 1);
+        RequestResultStore store = store(Engine.dialectNamed("oracle"), () -> 1);
 
         ClaimOutcome outcome = store.claim(
                 new RequestResultId("alice", "debit:v1", "key-1 "), "{}", Duration.ofHours(1), Duration.ofSeconds(1));
@@ -394,7 +395,7 @@ class RequestResultStoreTest {
     @Test
     void oracleDuplicateAfterTheWinnersCommitIsReadAsTaken() {
         // ORA-00001 rolls back only the insert; the store then looks for the winner's row.
-        RequestResultStore store = store(SqlDialect.named("oracle"), () -> {
+        RequestResultStore store = store(Engine.dialectNamed("oracle"), () -> {
             if (inserts == 1) {
                 throw failure("23000", 1);
             }
@@ -415,7 +416,7 @@ class RequestResultStoreTest {
                 Map.entry("oracle", failure("72000", 1013)))) {
             String engine = engineAndTimeout.getKey();
             SQLException timeout = engineAndTimeout.getValue();
-            RequestResultStore store = store(SqlDialect.named(engine), () -> {
+            RequestResultStore store = store(Engine.dialectNamed(engine), () -> {
                 throw timeout;
             });
 

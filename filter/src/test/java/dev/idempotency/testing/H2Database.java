@@ -1,5 +1,6 @@
 package dev.idempotency.testing;
 
+import dev.idempotency.dialect.Engine;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.store.FilterSchema;
 import dev.idempotency.tx.LocalTransactions;
@@ -14,7 +15,7 @@ import java.util.UUID;
  * datasource and JTA are to the filter, for tests of the classes that run in transactions of their own.
  */
 public final class H2Database {
-    public static final SqlDialect DIALECT = SqlDialect.named("h2");
+    public static final SqlDialect DIALECT = Engine.dialectNamed("h2");
 
     private final String url = "jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
     private final LocalTransactions transactions =

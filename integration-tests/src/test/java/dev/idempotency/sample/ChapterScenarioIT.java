@@ -10,9 +10,11 @@ import dev.idempotency.sample.support.SampleContainerTest;
 import java.net.http.HttpResponse;
 import java.sql.SQLException;
 import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The source chapter's script, as-is, over HTTP on the demo's account 1 (alice, balance 1000). */
+@Tag("core")
 @RunAsClient
 class ChapterScenarioIT extends SampleContainerTest {
     private static final String DEBITS = "api/accounts/1/debits";

@@ -8,9 +8,11 @@ import dev.idempotency.sample.support.Duplicates;
 import dev.idempotency.sample.support.SampleContainerTest;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Concurrent duplicates race on the primary key: one executes, the others wait and replay. */
+@Tag("core")
 @RunAsClient
 class ConcurrentDuplicatesIT extends SampleContainerTest {
     private static final int CLIENTS = 20;

@@ -14,9 +14,11 @@ import java.util.UUID;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Failures leave no half-states: neither the effect nor the record survives, and the key stays free. */
+@Tag("core")
 @RunAsClient
 class FailureIT extends SampleContainerTest {
     Api api;

@@ -31,6 +31,7 @@ import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * application is a JAX-RS resource on a {@code @Stateless} EJB whose JSON RESTEasy writes with JSON-B, with
  * {@code create} schema generation and container authentication.
  */
+@Tag("foreign-wars")
 @ExtendWith(PostgresExtension.class)
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient

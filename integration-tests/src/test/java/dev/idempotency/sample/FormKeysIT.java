@@ -25,6 +25,7 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * REST resource behind it still gets every {@code @FormParam} (RESTEasy on WildFly and Liberty, Jersey on Payara and
  * GlassFish). The key belongs to the session that rendered the form.
  */
+@Tag("core")
 @ExtendWith(PostgresExtension.class)
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient

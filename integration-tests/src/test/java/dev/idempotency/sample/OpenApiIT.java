@@ -33,6 +33,7 @@ import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <p>Runs on Open Liberty only (its server has {@code mpOpenAPI-4.1}); the WildFly of these tests runs {@code
  * standalone-full.xml}, which has no MicroProfile OpenAPI subsystem.
  */
+@Tag("liberty")
 @ExtendWith(PostgresExtension.class)
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient

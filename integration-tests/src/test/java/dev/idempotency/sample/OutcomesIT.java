@@ -23,6 +23,7 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * over JMX (the MBean {@code dev.idempotency:type=Operation,application="/sample",name="debit:v1"}), from the
  * server's own metrics endpoint and from the admin servlet.
  */
+@Tag("liberty")
 @RunAsClient
 class OutcomesIT extends SampleContainerTest {
     private static final String OBJECT_NAME =

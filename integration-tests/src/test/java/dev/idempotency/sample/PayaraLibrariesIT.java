@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.UUID;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * MicroProfile Config properties of that application ({@code set-config-property --source=application}) before
  * enabling it. The application is then covered (replay, one record). Runs in the build's Payara run only.
  */
+@Tag("payara")
 @ExtendWith(PostgresExtension.class)
 @ExtendWith(ArquillianExtension.class)
 class PayaraLibrariesIT {

@@ -15,6 +15,7 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * needs two pool connections at its peak on Payara, one on WildFly and Open Liberty; docs/operations.md turns that
  * into Payara's sizing rule. Runs in the build's Payara run only.
  */
+@Tag("payara")
 @ExtendWith(PostgresExtension.class)
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient

@@ -22,6 +22,7 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * oversized bodies, responses the filter cannot hold, header allowlist, safe methods. The test deployment
  * sets max-request-body 4096, max-response-body 8192 and lock-timeout PT2S.
  */
+@Tag("core")
 @ExtendWith(PostgresExtension.class)
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient

@@ -10,9 +10,11 @@ import java.net.http.HttpResponse;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Replay, mismatch, refusals, scope and canonical identity, each on a fresh account and a fresh key. */
+@Tag("core")
 @RunAsClient
 class ReplayAndScopeIT extends SampleContainerTest {
     Api api;

@@ -14,6 +14,7 @@ import java.util.UUID;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * servlet (or straight in the table, as another node would), with the keyless telemetry an operator
  * watches. The test deployment refreshes modes every second.
  */
+@Tag("core")
 @RunAsClient
 class RolloutIT extends SampleContainerTest {
     private static final String ADMIN = "admin/idempotency";

@@ -27,6 +27,7 @@ import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * no SEVERE line. Without {@code jndi-1.0} as well, which the filter truly needs, the same application is not
  * started, and one SEVERE line names the feature.
  */
+@Tag("liberty")
 @ExtendWith(PostgresExtension.class)
 class ServerFeatureSetsIT {
     /** A messages.log line of an application logger: {@code [date] thread logger LEVEL message}. */

@@ -15,6 +15,7 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The server runs on the Java the build chose for this run (Debian's Java 8 or 11 for the old-JVM runs), so that a
  * run on the wrong JVM cannot pass: the rest of the core suite then proves the filter on that Java.
  */
+@Tag("core")
 @RunAsClient
 @ExtendWith(PostgresExtension.class)
 @ExtendWith(ArquillianExtension.class)

@@ -18,6 +18,7 @@ import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * response, so a capture that declared only {@code sendRedirect(String)} let the 303 reach the client before the
  * commit and stored a 200 without its {@code Location}.
  */
+@Tag("servlet-6.1")
 @RunAsClient
 @ExtendWith(PostgresExtension.class)
 @ExtendWith(ArquillianExtension.class)

@@ -1,6 +1,7 @@
 package dev.idempotency.check;
 
 import dev.idempotency.ConfigurationException;
+import dev.idempotency.dialect.Engine;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.store.FilterSchema;
 import dev.idempotency.tx.LocalTransactions;
@@ -51,7 +52,7 @@ final class CheckRun implements AutoCloseable {
      */
     static CheckRun prepare(LocalTransactions.ConnectionSource database, String givenSchema) throws SQLException {
         LocalTransactions plain = new LocalTransactions(database, null, null);
-        SqlDialect dialect = SqlDialect.detect(plain);
+        SqlDialect dialect = Engine.detect(plain);
         String version;
         try (Connection connection = database.open()) {
             DatabaseMetaData metaData = connection.getMetaData();

@@ -14,6 +14,7 @@ import dev.idempotency.store.KeylessDayStore;
 import dev.idempotency.store.ProcessedMessageStore;
 import dev.idempotency.store.RequestResultId;
 import dev.idempotency.store.RequestResultStore;
+import dev.idempotency.store.RolloutStore;
 import dev.idempotency.store.StoredRecord;
 import dev.idempotency.store.StoredResponse;
 import dev.idempotency.tx.LocalTransactions;
@@ -438,8 +439,8 @@ final class StoreContract implements AutoCloseable {
     /** The filter's own rollout writer and reader ({@link RolloutModes}), not a copy of their statements. */
     private void rollout() throws Exception {
         String operation = run + ":v1";
-        RolloutModes modes =
-                new RolloutModes(RolloutMode.OFF, Duration.ofHours(1), transactions, transactions, dialect);
+        RolloutModes modes = new RolloutModes(
+                RolloutMode.OFF, Duration.ofHours(1), transactions, new RolloutStore(transactions, dialect));
         for (RolloutMode mode : new RolloutMode[] {RolloutMode.OPTIONAL, RolloutMode.REQUIRED}) {
             modes.change(operation, mode, "store-check");
         }

@@ -3,6 +3,7 @@ package dev.idempotency.check;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.idempotency.dialect.Engine;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.dialect.SqlStatement;
 import dev.idempotency.store.FilterSchema;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * and live ones in others. Beside the contract, which runs on the tables the filter's DDL makes.
  */
 class PostgreSqlPartitionedPurgeTest {
-    private static final SqlDialect POSTGRESQL = SqlDialect.named("postgresql");
+    private static final SqlDialect POSTGRESQL = Engine.dialectNamed("postgresql");
     private static final int RECORDS = 240;
     private static final int BATCH = 7;
 

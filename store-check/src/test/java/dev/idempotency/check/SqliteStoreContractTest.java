@@ -1,6 +1,6 @@
 package dev.idempotency.check;
 
-import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.dialect.Engine;
 import dev.idempotency.store.FilterSchema;
 import dev.idempotency.tx.LocalTransactions;
 
@@ -19,7 +19,8 @@ class SqliteStoreContractTest extends StoreContractTest {
 
     @Override
     String schema() throws Exception {
-        new FilterSchema(new LocalTransactions(engine::connect, null, null), SqlDialect.named("sqlite"), engine.url())
+        new FilterSchema(
+                        new LocalTransactions(engine::connect, null, null), Engine.dialectNamed("sqlite"), engine.url())
                 .createMissing();
         return "main";
     }

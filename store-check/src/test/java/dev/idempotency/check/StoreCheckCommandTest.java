@@ -3,6 +3,7 @@ package dev.idempotency.check;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.idempotency.dialect.Engine;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.store.FilterSchema;
 import dev.idempotency.tx.LocalTransactions;
@@ -99,7 +100,7 @@ class StoreCheckCommandTest {
     private static String tablesIn(EngineConfig engine) throws Exception {
         String schema = engine.createNamespace(
                 "check_target_" + UUID.randomUUID().toString().substring(0, 8));
-        SqlDialect dialect = SqlDialect.named(engine.name());
+        SqlDialect dialect = Engine.dialectNamed(engine.name());
         new FilterSchema(new LocalTransactions(engine::connect, dialect, schema), dialect, schema).createMissing();
         return schema;
     }

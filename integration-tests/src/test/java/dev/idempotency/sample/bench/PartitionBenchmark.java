@@ -1,6 +1,7 @@
 package dev.idempotency.sample.bench;
 
 import dev.idempotency.IdempotencyException;
+import dev.idempotency.dialect.Engine;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.dialect.SqlStatement;
 import dev.idempotency.dialect.SqlStatement.Values;
@@ -87,7 +88,7 @@ public final class PartitionBenchmark {
             + " WHERE (scope, operation, request_key) IN (SELECT scope, operation, request_key FROM request_result"
             + " WHERE expires_at < now() LIMIT :batchSize FOR UPDATE SKIP LOCKED)");
 
-    private static final SqlDialect POSTGRESQL = SqlDialect.named("postgresql");
+    private static final SqlDialect POSTGRESQL = Engine.dialectNamed("postgresql");
 
     private PartitionBenchmark() {}
 

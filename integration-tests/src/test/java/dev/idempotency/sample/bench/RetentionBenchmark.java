@@ -1,6 +1,6 @@
 package dev.idempotency.sample.bench;
 
-import dev.idempotency.dialect.SqlDialect;
+import dev.idempotency.dialect.Engine;
 import dev.idempotency.dialect.SqlStatement.Values;
 import dev.idempotency.sample.support.Api;
 import dev.idempotency.sample.support.LocalServer;
@@ -120,7 +120,7 @@ public final class RetentionBenchmark {
 
     private static void purgeBatch(DataSource database, int batch, AtomicLong purged) {
         try (Connection connection = database.getConnection();
-                PreparedStatement purge = SqlDialect.named("postgresql")
+                PreparedStatement purge = Engine.dialectNamed("postgresql")
                         .purgeExpiredRequestsStatement()
                         .prepare(connection, Values.of().number("batchSize", batch))) {
             purged.addAndGet(purge.executeUpdate());

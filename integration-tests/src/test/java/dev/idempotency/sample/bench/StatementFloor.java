@@ -1,5 +1,6 @@
 package dev.idempotency.sample.bench;
 
+import dev.idempotency.dialect.Engine;
 import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.dialect.SqlStatement.Values;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +19,7 @@ import java.util.UUID;
  * <p>Not thread-safe: one instance per client thread, each on its own connection and account.
  */
 final class StatementFloor implements AutoCloseable {
-    private static final SqlDialect POSTGRESQL = SqlDialect.named("postgresql");
+    private static final SqlDialect POSTGRESQL = Engine.dialectNamed("postgresql");
     private static final String REQUEST_TEMPLATE =
             "{\"body\":{\"json\":{\"amount\":1}},\"method\":\"POST\",\"operation\":\"debit:v1\",\"path\":"
                     + "\"/api/accounts/%d/debits\",\"query\":[]}";

@@ -20,6 +20,7 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
@@ -33,6 +34,7 @@ import org.openqa.selenium.interactions.Actions;
  * what users do to forms (a double click, a reload of the page a post produced, back and submit again, a new render,
  * an edited resubmit), with the effect counted in the database and the page read as the user sees it.
  */
+@Tag("browser-forms")
 @ExtendWith(PostgresExtension.class)
 @ExtendWith(HeadlessChromium.class)
 @ExtendWith(ArquillianExtension.class)

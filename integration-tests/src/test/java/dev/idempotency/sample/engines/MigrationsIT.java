@@ -40,11 +40,11 @@ class MigrationsIT {
             + " 'FLYWAY_SCHEMA_HISTORY', 'DATABASECHANGELOG', 'DATABASECHANGELOGLOCK')";
 
     /**
-     * Engines that Flyway 13 reaches only through a database module that is not on Maven Central: Derby's
+     * Engines that Flyway 13 reaches only through a database module that did not resolve from the Maven Central reachable here: Derby's
      * ({@code flyway-database-derby}). Its Flyway migration is the DDL's own text (MigrationResourcesTest), but no
      * Flyway runs it here.
      */
-    private static final Set<Engine> WITHOUT_FLYWAY_MODULE = EnumSet.of(Engine.DERBY);
+    static final Set<Engine> WITHOUT_FLYWAY_MODULE = EnumSet.of(Engine.DERBY);
 
     @ParameterizedTest
     // Galera runs MariaDB's DDL, which the MariaDB server checks.

@@ -130,7 +130,7 @@ abstract class StoreContractIT {
     @Test
     void keysCompareByteByByte() {
         String prefix = UUID.randomUUID().toString();
-        SqlDialect dialect = SqlDialect.named(engine().ddl());
+        SqlDialect dialect = dev.idempotency.dialect.Engine.dialectNamed(engine().ddl());
         int claimed = 0;
         // Case, a trailing space, and the same letter composed (U+00E9) and decomposed (e + U+0301).
         for (String key : new String[] {"Key", "key", "key ", "k\u00e9y", "ke\u0301y"}) {

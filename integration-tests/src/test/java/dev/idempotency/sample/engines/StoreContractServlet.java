@@ -4,7 +4,6 @@ import dev.idempotency.PayloadMismatchException;
 import dev.idempotency.RequestInProgressException;
 import dev.idempotency.StoreException;
 import dev.idempotency.consumer.ProcessedMessages;
-import dev.idempotency.dialect.SqlDialect;
 import dev.idempotency.dialect.SqlStatement;
 import dev.idempotency.sample.faults.Gates;
 import dev.idempotency.store.ClaimOutcome;
@@ -79,7 +78,8 @@ public class StoreContractServlet extends HttpServlet {
     }
 
     private String claim(DataSource dataSource, HttpServletRequest request) throws Exception {
-        RequestResultStore store = new RequestResultStore(dataSource, SqlDialect.detect(dataSource));
+        RequestResultStore store =
+                new RequestResultStore(dataSource, dev.idempotency.dialect.Engine.detect(dataSource));
         RequestResultId id = new RequestResultId(
                 request.getParameter("scope"), request.getParameter("operation"), request.getParameter("key"));
         Duration wait = Duration.ofSeconds(Long.parseLong(request.getParameter("wait")));
@@ -119,7 +119,8 @@ public class StoreContractServlet extends HttpServlet {
     private String purge(DataSource dataSource, int batch) throws Exception {
         transaction.begin();
         try {
-            RequestResultStore records = new RequestResultStore(dataSource, SqlDialect.detect(dataSource));
+            RequestResultStore records =
+                    new RequestResultStore(dataSource, dev.idempotency.dialect.Engine.detect(dataSource));
             int deleted = 0;
             for (SqlStatement purge : records.expiredRecordPurges()) {
                 deleted += records.purgeExpired(purge, batch);

@@ -1,4 +1,4 @@
-package dev.idempotency;
+package dev.idempotency.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.idempotency.rollout.RolloutMode;
@@ -14,7 +14,7 @@ import java.util.Base64;
  * sheet is inline and allowed by its hash ({@link #CONTENT_SECURITY_POLICY}). Every value from the report is
  * escaped.
  */
-final class ReadinessPage {
+public final class ReadinessPage {
     private static final String STYLE = "body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:60em}"
             + "section{border-top:1px solid #ccc;padding-top:1em;margin-top:1.5em}"
             + "table{border-collapse:collapse}td,th{padding:.2em .6em;border-bottom:1px solid #ddd;text-align:left}"
@@ -23,7 +23,7 @@ final class ReadinessPage {
             + "button{margin-right:.4em}small{color:#666}";
 
     /** No script, no frame, no plug-in; only the inline style above, and forms that post back to this servlet. */
-    static final String CONTENT_SECURITY_POLICY = "default-src 'none'; style-src '" + sha256(STYLE)
+    public static final String CONTENT_SECURITY_POLICY = "default-src 'none'; style-src '" + sha256(STYLE)
             + "'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
     private ReadinessPage() {}
@@ -33,7 +33,7 @@ final class ReadinessPage {
      * @param action the URL the mode buttons post to
      * @param csrfToken the session's token, written into every form
      */
-    static String render(JsonNode report, String action, String csrfToken) {
+    public static String render(JsonNode report, String action, String csrfToken) {
         StringBuilder html = new StringBuilder(16_384);
         html.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">")
                 .append("<title>Idempotency readiness</title><style>")

@@ -1,5 +1,6 @@
-package dev.idempotency;
+package dev.idempotency.admin;
 
+import dev.idempotency.ConfigurationException;
 import dev.idempotency.config.Operation;
 import dev.idempotency.rollout.RolloutMode;
 import dev.idempotency.runtime.FilterRuntime;
@@ -18,11 +19,11 @@ import java.util.stream.Collectors;
  *
  * <p>Thread-safe: it holds only the runtime.
  */
-final class ModeSwitch {
+public final class ModeSwitch {
     private static final Logger LOG = Logger.getLogger(ModeSwitch.class.getName());
 
     /** Where a switch comes from, which decides what a refusal tells the operator to send. */
-    enum Channel {
+    public enum Channel {
         API("PUT with ?operation=", "send a JSON object such as {\"mode\": \"REQUIRED\"}"),
         PAGE("post the readiness page's form with operation=", "post the readiness page's form with mode=");
 
@@ -37,7 +38,7 @@ final class ModeSwitch {
 
     private final FilterRuntime runtime;
 
-    ModeSwitch(FilterRuntime runtime) {
+    public ModeSwitch(FilterRuntime runtime) {
         this.runtime = runtime;
     }
 
@@ -48,7 +49,7 @@ final class ModeSwitch {
      * @throws ProblemException {@code operation-unknown}, {@code rollout-mode-invalid}, or {@code store-unavailable}
      *     when the rollout table could not be written (then nothing changed)
      */
-    Operation apply(String contract, String mode, Principal operator, Channel channel) throws ProblemException {
+    public Operation apply(String contract, String mode, Principal operator, Channel channel) throws ProblemException {
         Operation operation = runtime.config().operations().stream()
                 .filter(candidate -> candidate.contract().equals(contract))
                 .findFirst()

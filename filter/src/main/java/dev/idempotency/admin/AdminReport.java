@@ -1,4 +1,4 @@
-package dev.idempotency;
+package dev.idempotency.admin;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -33,20 +33,20 @@ import java.util.stream.Collectors;
  *
  * <p>Thread-safe: it holds the runtime and a clock.
  */
-final class AdminReport {
+public final class AdminReport {
     private static final Logger LOG = Logger.getLogger(AdminReport.class.getName());
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
     private final FilterRuntime runtime;
     private final Clock clock;
 
-    AdminReport(FilterRuntime runtime, Clock clock) {
+    public AdminReport(FilterRuntime runtime, Clock clock) {
         this.runtime = runtime;
         this.clock = clock;
     }
 
     /** Every operation, with the cluster's counts and history as of each node's last flush. */
-    ObjectNode all() {
+    public ObjectNode all() {
         ObjectNode body = JSON.objectNode();
         body.put("rolloutRefresh", runtime.config().rolloutRefresh().toString());
         body.put("counterFlushInterval", runtime.config().counterFlushInterval().toString());
@@ -84,7 +84,7 @@ final class AdminReport {
     }
 
     /** One operation's mode and this node's counts: the answer to a mode switch. */
-    ObjectNode operation(Operation operation) {
+    public ObjectNode operation(Operation operation) {
         return operation(
                 operation,
                 runtime.keylessTelemetry().snapshot().getOrDefault(operation.contract(), Collections.emptyMap()));

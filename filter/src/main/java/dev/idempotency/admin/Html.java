@@ -1,4 +1,4 @@
-package dev.idempotency;
+package dev.idempotency.admin;
 
 /** Text made safe to write into HTML or SVG, in element content and in quoted attribute values alike. */
 final class Html {

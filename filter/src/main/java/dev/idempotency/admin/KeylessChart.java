@@ -1,4 +1,4 @@
-package dev.idempotency;
+package dev.idempotency.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package dev.idempotency;
+package dev.idempotency.admin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

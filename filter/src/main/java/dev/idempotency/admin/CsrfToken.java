@@ -1,4 +1,4 @@
-package dev.idempotency;
+package dev.idempotency.admin;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;
@@ -14,9 +14,9 @@ import java.util.Base64;
  *
  * <p>Thread-safe.
  */
-final class CsrfToken {
+public final class CsrfToken {
     /** The form field that carries the token. */
-    static final String PARAMETER = "csrf";
+    public static final String PARAMETER = "csrf";
 
     private static final String ATTRIBUTE = CsrfToken.class.getName();
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -24,7 +24,7 @@ final class CsrfToken {
     private CsrfToken() {}
 
     /** The session's token, made on first use (which starts the session). */
-    static String of(HttpServletRequest request) {
+    public static String of(HttpServletRequest request) {
         HttpSession session = request.getSession(true);
         synchronized (session) {
             Object existing = session.getAttribute(ATTRIBUTE);
@@ -40,7 +40,7 @@ final class CsrfToken {
     }
 
     /** Whether the request carries its session's token; a request without a session never does. */
-    static boolean carriedBy(HttpServletRequest request) {
+    public static boolean carriedBy(HttpServletRequest request) {
         HttpSession session = request.getSession(false);
         String sent = request.getParameter(PARAMETER);
         Object expected = session == null ? null : session.getAttribute(ATTRIBUTE);
