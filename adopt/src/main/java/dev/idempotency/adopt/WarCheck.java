@@ -77,7 +77,7 @@ final class WarCheck {
                 + " servlet mapping(s)"
                 + (locators == 0 ? "" : ", " + locators + " sub-resource locator(s) not followed"));
         routes.notes().forEach(report::note);
-        config.ifPresent(c -> c.operations().forEach(operation -> checkOperation(operation, routes, report)));
+        config.ifPresent(c -> c.operations().forEach(operation -> checkOperation(operation, routes, war, report)));
         return report;
     }
 
@@ -271,6 +271,17 @@ final class WarCheck {
         return fragments;
     }
 
+    /**
+     * Whether a Facelets page of the WAR answers this path: with {@code WEB-INF/faces-config.xml}, Mojarra and MyFaces
+     * map {@code *.xhtml} to their servlet themselves, so no mapping of the WAR names it, and a page postback goes to
+     * the page's own path.
+     */
+    private static boolean isFacesPage(String path, WarFile war) {
+        return path.endsWith(".xhtml")
+                && war.entry("WEB-INF/faces-config.xml").isPresent()
+                && war.entry(path.substring(1)).isPresent();
+    }
+
     /** The classes of the application and its libraries; the filter's own jar serves no application route. */
     private static List<ClassFacts> classes(WarFile war, List<String> filterJars) {
         return war.classFiles(filterJars::contains).stream()
@@ -278,7 +289,7 @@ final class WarCheck {
                 .collect(Collectors.toList());
     }
 
-    private static void checkOperation(Operation operation, ApplicationRoutes routes, Report report) {
+    private static void checkOperation(Operation operation, ApplicationRoutes routes, WarFile war, Report report) {
         String named = operation.method() + " " + operation.route() + " = " + operation.contract();
         List<Route> serving = OperationRoutes.serving(operation, routes.routes());
         List<Route> verified = serving.stream().filter(Route::verified).collect(Collectors.toList());
@@ -290,6 +301,10 @@ final class WarCheck {
         } else if (!serving.isEmpty()) {
             report.unverified(named + ": only under "
                     + serving.stream().map(Route::servedBy).collect(Collectors.joining(", ")));
+        } else if (isFacesPage(operation.path().toString(), war)) {
+            report.covered(
+                    named + " → the Faces page " + operation.path().toString().substring(1)
+                            + " (the Faces implementation maps *.xhtml itself)" + conditions);
         } else if (!routes.unreadable().isEmpty()) {
             report.unverified(named + ": no route the command could read serves " + operation.method() + " "
                     + operation.path() + ", and some cannot be read: " + String.join("; ", routes.unreadable()));

@@ -26,6 +26,11 @@ class ReportExampleDocumentationTest {
     void theDocumentedReportIsWhatTheCommandSaysOfTheSample() throws Exception {
         Path war = new TestWar(directory)
                 .file("WEB-INF/web.xml", Files.readString(SAMPLE.resolve("webapp/WEB-INF/web.xml")))
+                .file("WEB-INF/faces-config.xml", Files.readString(SAMPLE.resolve("webapp/WEB-INF/faces-config.xml")))
+                .file("forms/top-up.xhtml", Files.readString(SAMPLE.resolve("webapp/forms/top-up.xhtml")))
+                .file(
+                        "forms/top-up-viewstate.xhtml",
+                        Files.readString(SAMPLE.resolve("webapp/forms/top-up-viewstate.xhtml")))
                 .file(
                         "WEB-INF/classes/META-INF/persistence.xml",
                         Files.readString(SAMPLE.resolve("resources/META-INF/persistence.xml")))
