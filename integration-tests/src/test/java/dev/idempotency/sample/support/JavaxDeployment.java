@@ -83,9 +83,9 @@ public final class JavaxDeployment {
                 input.toString(),
                 output.toString(),
                 "-tr",
-                rules.resolve("jakarta-to-javax.properties").toString(),
+                rules.resolve("jar/jakarta-to-javax.properties").toString(),
                 "-tf",
-                rules.resolve("war-text-master.properties").toString(),
+                rules.resolve("test-war/war-text-master.properties").toString(),
                 "-q"));
         if (result != ResultCode.SUCCESS_RC) {
             throw new IllegalStateException("the Eclipse Transformer did not rename " + input + " (" + result + "): "
