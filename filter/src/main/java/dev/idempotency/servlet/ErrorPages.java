@@ -8,7 +8,6 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
 import org.w3c.dom.Element;
@@ -59,12 +58,12 @@ final class ErrorPages {
             }
             DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
             factory.setNamespaceAware(true);
-            // A descriptor names no external entities; refusing them keeps the read from reaching out.
+            // A descriptor names no external entities; refusing them keeps the read from reaching out. Only Xerces
+            // features: the server's own parser may be Xerces itself (WildFly 26), which knows no JAXP properties.
             factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", false);
             factory.setFeature("http://xml.org/sax/features/external-general-entities", false);
             factory.setFeature("http://xml.org/sax/features/external-parameter-entities", false);
             factory.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
-            factory.setAttribute(XMLConstants.ACCESS_EXTERNAL_DTD, "");
             NodeList pages = factory.newDocumentBuilder().parse(webXml).getElementsByTagNameNS("*", "error-page");
             for (int i = 0; i < pages.getLength(); i++) {
                 Element page = (Element) pages.item(i);
@@ -75,7 +74,7 @@ final class ErrorPages {
                     forEveryStatus = true;
                 }
             }
-        } catch (IOException | ParserConfigurationException | SAXException | NumberFormatException e) {
+        } catch (IOException | ParserConfigurationException | SAXException | RuntimeException e) {
             // The container read this descriptor already; if it cannot be read again, the built-in page serves.
             LOG.log(Level.FINE, "could not read WEB-INF/web.xml for its error pages", e);
         }

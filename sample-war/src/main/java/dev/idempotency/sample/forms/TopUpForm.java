@@ -3,6 +3,7 @@ package dev.idempotency.sample.forms;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.faces.context.ExternalContext;
 import jakarta.faces.context.FacesContext;
+import jakarta.faces.event.AjaxBehaviorEvent;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import java.io.IOException;
@@ -38,8 +39,11 @@ public class TopUpForm {
                 + "&balance=" + balance.getAsLong());
     }
 
-    /** An Ajax check that re-renders the form, as forms that validate as the user types do. */
-    public void check() {
+    /**
+     * An Ajax check that re-renders the form, as forms that validate as the user types do. It takes the event, as
+     * MyFaces requires of an Ajax listener (Mojarra also calls a method without it).
+     */
+    public void check(AjaxBehaviorEvent event) {
         message = TopUps.amount(amount).isPresent() ? "Amount looks fine." : "Enter an amount from 1 to 1000000.";
     }
 
