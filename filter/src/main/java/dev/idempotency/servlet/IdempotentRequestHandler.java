@@ -4,6 +4,7 @@ import dev.idempotency.canonical.CanonicalRequest;
 import dev.idempotency.canonical.RequestCanonicalizer;
 import dev.idempotency.config.IdempotencyConfig;
 import dev.idempotency.config.Operation;
+import dev.idempotency.config.OperationPolicy;
 import dev.idempotency.core.Attempt;
 import dev.idempotency.core.Decision;
 import dev.idempotency.core.HeaderScope;
@@ -23,14 +24,12 @@ import java.io.IOException;
 import java.security.Principal;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.stream.Collectors;
 
 /**
  * The request path for one covered operation, in one straight line: key and scope, the buffered body,
@@ -40,7 +39,8 @@ import java.util.stream.Collectors;
  *
  * <p>It only adapts HTTP to the core and back: the {@link IdempotentExecutor} it is given decides (and reads the
  * database's errors), the {@link ReplyCatalogue} holds every answer and its words, and keyless requests pass the
- * {@link KeylessGate}. It knows no SQL and no store.
+ * {@link KeylessGate}. It knows no SQL and no store, and no policy: each operation's
+ * retention, waiting, late retries, replay roles and key field come resolved, in {@link OperationPolicy}.
  *
  * <p>Thread-safe: it holds only immutable configuration; each request's state lives on its own stack.
  */
@@ -63,7 +63,6 @@ public final class IdempotentRequestHandler {
     private final RequestCanonicalizer canonicalizer = new RequestCanonicalizer();
     private final IdempotentExecutor executor;
     private final HeaderScope headerScope;
-    private final Map<String, Set<String>> replayRoles;
     private final ReplyCatalogue replies;
     private final KeylessGate keylessGate;
     private final OutcomeListener listener;
@@ -83,8 +82,6 @@ public final class IdempotentRequestHandler {
         this.keys = new KeySource(config.keyHeader());
         this.executor = executor;
         this.headerScope = headerScope;
-        this.replayRoles = config.operations().stream()
-                .collect(Collectors.toMap(Operation::contract, Operation::replayRoles, (a, b) -> a));
         this.replies = new ReplyCatalogue(
                 config.keyHeader(),
                 config.maxResponseBodyBytes(),
@@ -134,7 +131,8 @@ public final class IdempotentRequestHandler {
             RolloutModes.Setting rollout)
             throws IOException, ServletException {
         try {
-            Optional<String> keyField = config.keyFieldOf(operation);
+            OperationPolicy policy = config.policyOf(operation);
+            Optional<String> keyField = policy.keyField();
             // A browser's key may be in the form body itself, so that body is read before the key is known.
             HttpServletRequest keyed = keys.needsBody(request, keyField)
                     ? BufferedBodyRequest.read(request, config.maxRequestBodyBytes())
@@ -162,15 +160,9 @@ public final class IdempotentRequestHandler {
                     request.getContentType(),
                     buffered.body(),
                     ignored);
-            Attempt attempt = new Attempt(
-                    scope,
-                    operation.contract(),
-                    key.get().value(),
-                    canonical,
-                    config.retentionOf(operation),
-                    () -> mayReplay(operation, request),
-                    operation.concurrency() == Operation.Concurrency.WAIT,
-                    config.lateRetryWindowOf(operation));
+            // The roles are asked at the time of the retry: container constraints run before the filter on every
+            // retry, but checks inside the application do not run on a replay.
+            Attempt attempt = new Attempt(policy, scope, key.get().value(), canonical, request::isUserInRole);
             if (rollout.mode() == RolloutMode.DRAIN) {
                 Decision<CapturedResponse> found = executor.lookUp(attempt);
                 if (found instanceof Decision.NotRecorded) {
@@ -198,16 +190,6 @@ public final class IdempotentRequestHandler {
                     sentKey,
                     problem.getCause() == null ? problem : afterFailure(operation.contract(), problem));
         }
-    }
-
-    /**
-     * Container security constraints run before the filter on every retry, but checks inside the application
-     * do not run on a replay; {@code replay-roles} re-checks the caller's roles at the time of the retry, so
-     * a caller whose role was revoked within the retention gets no stored response (nor learns of one).
-     */
-    private boolean mayReplay(Operation operation, HttpServletRequest request) {
-        Set<String> roles = replayRoles.getOrDefault(operation.contract(), Collections.emptySet());
-        return roles.isEmpty() || roles.stream().anyMatch(request::isUserInRole);
     }
 
     /**
