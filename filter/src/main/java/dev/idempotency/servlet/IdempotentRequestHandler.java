@@ -15,7 +15,6 @@ import dev.idempotency.metrics.OutcomeListener;
 import dev.idempotency.rollout.KeylessTelemetry;
 import dev.idempotency.rollout.RolloutMode;
 import dev.idempotency.rollout.RolloutModes;
-import dev.idempotency.tx.TransactionControlAttempt;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -37,10 +36,10 @@ import java.util.logging.Logger;
  * record or run the application, store its final response and commit. Every path ends in one {@link Reply},
  * written once after the transaction has ended, and one {@link Outcome} for the listeners.
  *
- * <p>It only adapts HTTP to the core and back: the {@link IdempotentExecutor} it is given decides (and reads the
- * database's errors), the {@link ReplyCatalogue} holds every answer and its words, and keyless requests pass the
- * {@link KeylessGate}. It knows no SQL and no store, and no policy: each operation's
- * retention, waiting, late retries, replay roles and key field come resolved, in {@link OperationPolicy}.
+ * <p>It only adapts HTTP to the core and back: the {@link IdempotentExecutor} it is given decides (and reads every
+ * failure of the application), the {@link ReplyCatalogue} holds every answer and its words, and keyless requests
+ * pass the {@link KeylessGate}. It knows no SQL, no store and no policy: each operation's retention, waiting, late
+ * retries, replay roles and key field come resolved, in its {@link OperationPolicy}.
  *
  * <p>Thread-safe: it holds only immutable configuration; each request's state lives on its own stack.
  */
@@ -55,7 +54,6 @@ public final class IdempotentRequestHandler {
     private static final HeaderScope SESSION_DIGEST = new HeaderScope(Optional.empty());
 
     private final Set<String> operationsLoggedAsAsync = ConcurrentHashMap.newKeySet();
-    private final Set<String> operationsLoggedAsSelfManaged = ConcurrentHashMap.newKeySet();
     private final Set<String> operationsLoggedForRedirects = ConcurrentHashMap.newKeySet();
 
     private final IdempotencyConfig config;
@@ -185,10 +183,10 @@ public final class IdempotentRequestHandler {
             // The key as sent, if it was, only to spread the Retry-After of a 503.
             String sentKey =
                     Optional.ofNullable(request.getHeader(config.keyHeader())).orElse("");
-            return replies.refusal(
-                    operation,
-                    sentKey,
-                    problem.getCause() == null ? problem : afterFailure(operation.contract(), problem));
+            if (problem.getCause() != null) {
+                LOG.log(Level.WARNING, operation.contract() + " failed and was rolled back", problem.getCause());
+            }
+            return replies.refusal(operation, sentKey, problem);
         }
     }
 
@@ -257,8 +255,8 @@ public final class IdempotentRequestHandler {
             ExposedExecution.during(execution, request, () -> chain.doFilter(request, capture));
         } catch (IOException | ServletException | RuntimeException e) {
             refuseAsynchronous(operation, request);
-            // With its cause: the core reads a database's reason in it (a conflict is answered as one), and
-            // afterFailure whether the application ran its own transaction.
+            // With its cause: the core reads in it a database's reason (a conflict is answered as one), or the
+            // container's refusal of a transaction the application ran itself.
             throw replies.applicationFailed(e);
         }
         refuseAsynchronous(operation, request);
@@ -284,32 +282,6 @@ public final class IdempotentRequestHandler {
                 captured.headersIn(config.storedHeaders()),
                 captured.body(),
                 captured.writerCharset());
-    }
-
-    /**
-     * The application's failure, once its transaction was rolled back and the core found no database conflict in
-     * it. Code that commits, rolls back or begins transactions itself cannot join the filter's transaction, so
-     * every keyed request to it fails the same way; say so precisely, to the client and once to the operators.
-     */
-    private ProblemException afterFailure(String operation, ProblemException failed) {
-        Throwable failure = failed.getCause();
-        Optional<String> refusal = TransactionControlAttempt.in(failure);
-        if (!refusal.isPresent()) {
-            LOG.log(Level.WARNING, operation + " failed and was rolled back", failure);
-            return failed;
-        }
-        if (operationsLoggedAsSelfManaged.add(operation)) {
-            LOG.log(
-                    Level.SEVERE,
-                    operation + " manages its own transactions, which cannot run inside the idempotency filter's"
-                            + " JTA transaction, so every keyed request to it fails; the container refused with: "
-                            + refusal.get() + ". Let the code join the container's transaction (no commit, rollback,"
-                            + " setAutoCommit or UserTransaction.begin), or remove the operation from 'operations'."
-                            + " See docs/legacy-applications.md, 'Applications not shaped like REST resources'"
-                            + " (logged once per operation)",
-                    failure);
-        }
-        return replies.managesItsOwnTransactions(operation, refusal.get());
     }
 
     /** Whether startAsync threw (most servlets) or was swallowed (some frameworks), the request is refused. */

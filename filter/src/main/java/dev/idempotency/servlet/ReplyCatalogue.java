@@ -101,6 +101,9 @@ final class ReplyCatalogue {
                             + "; nothing was executed; ask the service's operators for the role, or for the record"
                             + " to be erased so the request can run again");
         }
+        if (decision instanceof Decision.TransactionControlRefused<CapturedResponse> refused) {
+            return refusal(operation, key, managesItsOwnTransactions(contract, refused.refusal()));
+        }
         if (decision instanceof Decision.Failed<CapturedResponse> failed) {
             if (failed.failure() == Decision.Failure.IN_PROGRESS
                     && operation.concurrency() == Operation.Concurrency.REJECT) {
@@ -185,8 +188,8 @@ final class ReplyCatalogue {
     }
 
     /**
-     * The application threw; {@code cause} travels with the problem so that the core can read a database's
-     * reason in it, and the entry point whether the application ran its own transaction.
+     * The application threw; {@code cause} travels with the problem so that the core can read in it a database's
+     * reason, or the container's refusal of a transaction the application ran itself.
      */
     ProblemException applicationFailed(Throwable cause) {
         return new ProblemException(
@@ -196,7 +199,7 @@ final class ReplyCatalogue {
     }
 
     /** The application committed, rolled back or began a transaction itself, which the container refused. */
-    ProblemException managesItsOwnTransactions(String contract, String refusal) {
+    private static ProblemException managesItsOwnTransactions(String contract, String refusal) {
         return new ProblemException(
                 Problem.TRANSACTION_SELF_MANAGED,
                 contract + " cannot be made idempotent as it is: its code manages its own database transactions"

@@ -260,7 +260,7 @@ class ReplyCatalogueTest {
                 "at most 255 characters",
                 "retry with the same key");
         assertProblem(
-                catalogue.managesItsOwnTransactions("debit:v1", "IJ031019"),
+                refusalFor(new Decision.TransactionControlRefused<>("IJ031019"), waiting),
                 500,
                 "application-manages-transactions",
                 Outcome.ROLLED_BACK,
