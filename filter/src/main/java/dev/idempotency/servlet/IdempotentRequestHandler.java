@@ -168,7 +168,7 @@ public final class IdempotentRequestHandler {
                     chain.doFilter(buffered, response);
                     return new Reply.PassedThrough(Outcome.DRAIN_PASSED);
                 }
-                return replies.replyFor(found, operation, key.get().value());
+                return replies.replyFor(found, policy, key.get().value());
             }
             RunningExecution execution = new RunningExecution(attempt.id());
             boolean redirectsStored = key.get().fromForm();
@@ -177,7 +177,7 @@ public final class IdempotentRequestHandler {
                             attempt,
                             () -> runApplication(
                                     operation.contract(), execution, buffered, response, chain, redirectsStored)),
-                    operation,
+                    policy,
                     key.get().value());
         } catch (ProblemException problem) {
             // The key as sent, if it was, only to spread the Retry-After of a 503.
@@ -186,7 +186,7 @@ public final class IdempotentRequestHandler {
             if (problem.getCause() != null) {
                 LOG.log(Level.WARNING, operation.contract() + " failed and was rolled back", problem.getCause());
             }
-            return replies.refusal(operation, sentKey, problem);
+            return replies.refusal(config.policyOf(operation), sentKey, problem);
         }
     }
 
