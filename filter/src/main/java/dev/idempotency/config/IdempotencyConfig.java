@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.StringJoiner;
@@ -24,13 +25,15 @@ import javax.crypto.SecretKey;
  */
 public final class IdempotencyConfig {
     private final Map<Setting<?>, Object> values;
+    private final Map<String, OperationPolicy> policies;
 
     /**
      * @param values the given settings' values; a setting that is absent takes its default
      * @throws ConfigurationException if no operation is configured, both {@code datasource} and {@code
      *     persistence-unit} are set, a retention is shorter than the transaction timeout (a record could expire
      *     while its own transaction still runs), an operation is encrypted without {@code encryption-keys}, or
-     *     {@code readiness-quiet-days} is longer than the {@code keyless-history-days} that could show it
+     *     {@code readiness-quiet-days} is longer than the {@code keyless-history-days} that could show it, or two
+     *     entries of one contract would give it different policies
      */
     IdempotencyConfig(Map<Setting<?>, Object> values) {
         this.values = Collections.unmodifiableMap(new HashMap<>(values));
@@ -64,6 +67,69 @@ public final class IdempotencyConfig {
                         + operation.retention());
             }
         }
+        this.policies = resolvedPolicies();
+    }
+
+    /**
+     * Each contract's policy, made from its first entry. Records are keyed by contract, so every other entry of it
+     * must resolve each option that governs them to the same value: otherwise which entry a request came in by
+     * would decide how its retry is answered.
+     */
+    private Map<String, OperationPolicy> resolvedPolicies() {
+        Map<String, Operation> firstEntries = new HashMap<>();
+        Map<String, OperationPolicy> resolved = new HashMap<>();
+        for (Operation operation : operations()) {
+            Operation first = firstEntries.putIfAbsent(operation.contract(), operation);
+            if (first != null) {
+                requireOnePolicy(first, operation);
+                continue;
+            }
+            resolved.put(
+                    operation.contract(),
+                    new OperationPolicy(
+                            operation.contract(),
+                            retentionOf(operation),
+                            lateRetryWindowOf(operation),
+                            operation.concurrency() == Operation.Concurrency.WAIT,
+                            operation.replayRoles(),
+                            keyFieldOf(operation)));
+        }
+        return Collections.unmodifiableMap(resolved);
+    }
+
+    private void requireOnePolicy(Operation first, Operation other) {
+        for (OperationOption<?> option : OperationOptions.ALL) {
+            // ignore= only shapes how the requests to its own entry are compared, and an entry's path and
+            // conditions are part of those requests, so entries of one contract may leave out different parts.
+            if (option == OperationOptions.IGNORE) {
+                continue;
+            }
+            Object firstValue = resolved(first, option);
+            Object otherValue = resolved(other, option);
+            if (!Objects.equals(firstValue, otherValue)) {
+                throw new ConfigurationException("operations: '" + first + "' and '" + other + "' share the"
+                        + " contract " + first.contract() + " but differ in " + option.name() + " ("
+                        + shown(option, firstValue) + " and " + shown(option, otherValue) + "); the records of a"
+                        + " contract are one key space, kept and answered by one policy, so give both entries the"
+                        + " same " + option.name() + ", or give each its own contract");
+            }
+        }
+    }
+
+    /** The option's value for this entry, with the setting it defaults to where it has none of its own. */
+    private Object resolved(Operation operation, OperationOption<?> option) {
+        if (option == OperationOptions.RETENTION) {
+            return retentionOf(operation);
+        }
+        if (option == OperationOptions.KEY_FIELD) {
+            return keyFieldOf(operation).orElse(null);
+        }
+        return operation.option(option);
+    }
+
+    @SuppressWarnings("unchecked") // resolved gives each option a value of its own type
+    private static <T> String shown(OperationOption<T> option, Object value) {
+        return option.shown((T) value);
     }
 
     /** The setting's value: the one given, or its default; {@code null} for an unset setting without one. */
@@ -231,8 +297,16 @@ public final class IdempotencyConfig {
         return get(Settings.RETENTION);
     }
 
+    /**
+     * The operation's policy (retention, late retries, waiting, replay roles, key field), resolved against the
+     * settings when the configuration was read: the same for every entry of its contract.
+     */
+    public OperationPolicy policyOf(Operation operation) {
+        return policies.get(operation.contract());
+    }
+
     /** How long records of this operation are kept: its own retention, or the {@code retention} setting. */
-    public Duration retentionOf(Operation operation) {
+    private Duration retentionOf(Operation operation) {
         return operation.retention() == null ? retention() : operation.retention();
     }
 
@@ -245,7 +319,7 @@ public final class IdempotencyConfig {
      * The form field a browser's key comes in when a request to this operation has no key header: its own {@code
      * key-field=}, or the {@code key-field} setting; empty when keys come in the header only.
      */
-    public Optional<String> keyFieldOf(Operation operation) {
+    private Optional<String> keyFieldOf(Operation operation) {
         return operation.keyField() == null ? find(Settings.KEY_FIELD) : Optional.of(operation.keyField());
     }
 
@@ -253,7 +327,7 @@ public final class IdempotencyConfig {
      * How long after its retention a record still refuses a late retry: {@code late-retry-window} for an
      * operation with {@code after-expiry=refuse}, zero for the others.
      */
-    public Duration lateRetryWindowOf(Operation operation) {
+    private Duration lateRetryWindowOf(Operation operation) {
         return operation.afterExpiry() == Operation.AfterExpiry.REFUSE
                 ? get(Settings.LATE_RETRY_WINDOW)
                 : Duration.ZERO;

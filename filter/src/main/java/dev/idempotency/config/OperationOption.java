@@ -145,6 +145,11 @@ public final class OperationOption<T> {
         return words.toString();
     }
 
+    /** The option's name, such as {@code concurrent}. */
+    public String name() {
+        return name;
+    }
+
     /** The option as an entry writes it: {@code concurrent=}, or {@code encrypted} for a flag. */
     public String written() {
         return flag ? name : name + "=";
@@ -186,6 +191,18 @@ public final class OperationOption<T> {
     /** The value {@code word} gives this option, for the operation with this contract. */
     T parse(String contract, String word) {
         return parser.parse(name, contract, flag ? "" : word.substring(name.length() + 1));
+    }
+
+    /**
+     * A value as a message names it: as an entry writes it, {@code none} for no value, and {@code present} or
+     * {@code absent} for a flag.
+     */
+    String shown(T value) {
+        if (flag) {
+            return Boolean.TRUE.equals(value) ? "present" : "absent";
+        }
+        String text = value == null ? "" : display.apply(value);
+        return text.isEmpty() ? "none" : text;
     }
 
     /** The option as {@link Operation#toString()} writes it, or nothing when it has its default. */

@@ -1,9 +1,11 @@
 package dev.idempotency.core;
 
 import dev.idempotency.canonical.CanonicalRequest;
+import dev.idempotency.config.OperationPolicy;
 import dev.idempotency.store.RequestResultId;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -35,23 +37,26 @@ public record Attempt(
         BooleanSupplier mayReplay,
         boolean waitsForDuplicate,
         Duration lateRetryWindow) {
-    /** An attempt named by its identity's parts, as an entry point that knows no store has them. */
+    /**
+     * An attempt at an operation under its resolved policy, named by its identity's other parts, as an entry point
+     * that knows no store has them.
+     *
+     * @param callerIsInRole whether the caller holds a role, asked at the time of a retry for the policy's {@code
+     *     replay-roles}
+     */
     public Attempt(
+            OperationPolicy policy,
             String scope,
-            String operation,
             String key,
             Supplier<CanonicalRequest> request,
-            Duration retention,
-            BooleanSupplier mayReplay,
-            boolean waitsForDuplicate,
-            Duration lateRetryWindow) {
+            Predicate<String> callerIsInRole) {
         this(
-                new RequestResultId(scope, operation, key),
+                new RequestResultId(scope, policy.contract(), key),
                 request,
-                retention,
-                mayReplay,
-                waitsForDuplicate,
-                lateRetryWindow);
+                policy.retention(),
+                () -> policy.mayReplayTo(callerIsInRole),
+                policy.waitsForDuplicate(),
+                policy.lateRetryWindow());
     }
 
     /** A plain attempt: a duplicate waits, and a retry after the retention runs again. */

@@ -38,6 +38,16 @@ public sealed interface Decision<R> {
      */
     record Doomed<R>(R result) implements Decision<R> {}
 
+    /**
+     * The work committed, rolled back or began a transaction of its own inside the attempt's, and the container
+     * refused: nothing was kept, the key is free, and every attempt at the operation fails the same way until its
+     * code changes.
+     *
+     * @param refusal the container's own words, such as {@code IJ031019: You cannot commit during a managed
+     *     transaction}, with the exception's class
+     */
+    record TransactionControlRefused<R>(String refusal) implements Decision<R> {}
+
     /** In DRAIN, no record holds the key: the entry point runs the work itself, unprotected and unrecorded. */
     record NotRecorded<R>() implements Decision<R> {}
 

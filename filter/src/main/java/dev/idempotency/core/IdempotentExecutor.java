@@ -10,11 +10,14 @@ import dev.idempotency.store.StoredRecord;
 import dev.idempotency.store.StoredResponse;
 import dev.idempotency.store.TransactionConflictException;
 import dev.idempotency.tx.Transaction;
+import dev.idempotency.tx.TransactionControlAttempt;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -22,7 +25,8 @@ import java.util.logging.Logger;
  * The servlet-free core every entry point runs an {@link Attempt} through: in one transaction, claim the key,
  * then replay or refuse an existing record, or run the work and store its outcome with its effects, and commit.
  * It knows no HTTP and no SQL: the entry point adapts its world to an attempt and a piece of work, and turns
- * the {@link Decision} into its answer; the store holds the records.
+ * the {@link Decision} into its answer; the store holds the records. It reads every failure of the work, so the
+ * entry point reads none: a database conflict, or the container's refusal of a transaction the work ran itself.
  *
  * <p>A duplicate of an attempt in flight on this node waits in memory first ({@link KeysInFlight}), then on the
  * database's key; the whole wait stays within the lock timeout. A duplicate that must not wait is refused in memory
@@ -33,7 +37,8 @@ import java.util.logging.Logger;
  * <p>The canonical request is made where the key is claimed, and is let go before the work runs: nothing here
  * needs it once the key is claimed, and it can be as long as the body the work is reading.
  *
- * <p>Thread-safe: each attempt's state lives on its own stack.
+ * <p>Thread-safe: each attempt's state lives on its own stack; what it shares (keys in flight, the operations
+ * already reported) sits in concurrent sets.
  */
 public final class IdempotentExecutor {
     /** A claim that keeps hitting serialization failures gives up after this many transactions. */
@@ -71,6 +76,7 @@ public final class IdempotentExecutor {
     private final RequestResultStore store;
     private final RecordEncryption encryption;
     private final KeysInFlight keysInFlight = new KeysInFlight();
+    private final Set<String> operationsLoggedAsSelfManaged = ConcurrentHashMap.newKeySet();
     private final Duration lockTimeout;
     private final Optional<Duration> transactionTimeout;
     private final OutcomeListener listener;
@@ -100,7 +106,9 @@ public final class IdempotentExecutor {
      * committed. The transaction is rolled back whatever happened, unless it committed.
      *
      * @return {@link Decision.Failed} with {@link Decision.Failure#WORK_CONFLICT} if what the work threw was caused
-     *     by the database aborting the transaction to protect its isolation level (read by the store)
+     *     by the database aborting the transaction to protect its isolation level (read by the store); {@link
+     *     Decision.TransactionControlRefused} if it was caused by the container refusing the work's own commit,
+     *     rollback or begin
      * @throws E what the work threw otherwise, after the rollback; the key is then free
      */
     public <R, E extends Exception> Decision<R> execute(Attempt attempt, Work<R, E> work) throws E {
@@ -179,9 +187,9 @@ public final class IdempotentExecutor {
                 try {
                     ran = work.run();
                 } catch (Exception e) {
-                    if (store.abortedToProtectIsolation(e)) {
-                        // The entry point knows no SQL: the database's reason is read here, where the store is.
-                        return new Decision.Failed<>(Decision.Failure.WORK_CONFLICT);
+                    Optional<Decision<R>> read = failureOf(attempt.id().operation(), e);
+                    if (read.isPresent()) {
+                        return read.get();
                     }
                     throw e;
                 }
@@ -239,6 +247,35 @@ public final class IdempotentExecutor {
             listener.waitedForDuplicate(attempt.id().operation(), Duration.ofNanos(System.nanoTime() - started));
         }
         return outcome;
+    }
+
+    /**
+     * What a failure of the work means, when it is more than the work's own failure: the database aborted the
+     * transaction to protect its isolation level (read by the store: the entry point knows no SQL), or the work
+     * tried to run its own transaction inside the attempt's. Code that commits, rolls back or begins transactions
+     * itself cannot join the attempt's transaction, so every attempt at it fails the same way; the operators are
+     * told once, precisely.
+     */
+    private <R> Optional<Decision<R>> failureOf(String operation, Exception failure) {
+        if (store.abortedToProtectIsolation(failure)) {
+            return Optional.of(new Decision.Failed<>(Decision.Failure.WORK_CONFLICT));
+        }
+        Optional<String> refusal = TransactionControlAttempt.in(failure);
+        if (!refusal.isPresent()) {
+            return Optional.empty();
+        }
+        if (operationsLoggedAsSelfManaged.add(operation)) {
+            LOG.log(
+                    Level.SEVERE,
+                    operation + " manages its own transactions, which cannot run inside the idempotency filter's"
+                            + " JTA transaction, so every keyed request to it fails; the container refused with: "
+                            + refusal.get() + ". Let the code join the container's transaction (no commit, rollback,"
+                            + " setAutoCommit or UserTransaction.begin), or remove the operation from 'operations'."
+                            + " See docs/legacy-applications.md, 'Applications not shaped like REST resources'"
+                            + " (logged once per operation)",
+                    failure);
+        }
+        return Optional.of(new Decision.TransactionControlRefused<>(refusal.get()));
     }
 
     private <R> Decision<R> storeAndCommit(Attempt attempt, Ran<R> ran) {

@@ -29,7 +29,8 @@ final class BrowserRefusal {
      */
     static boolean wanted(HttpServletRequest request, IdempotencyConfig config, Operation operation) {
         String accept = request.getHeader("Accept");
-        return (config.keyFieldOf(operation).isPresent() && BufferedBodyRequest.isForm(request.getContentType()))
+        return (config.policyOf(operation).keyField().isPresent()
+                        && BufferedBodyRequest.isForm(request.getContentType()))
                 || (accept != null && accept.toLowerCase(Locale.ROOT).contains("text/html"));
     }
 

@@ -4,6 +4,7 @@ import dev.idempotency.canonical.CanonicalRequest;
 import dev.idempotency.canonical.RequestCanonicalizer;
 import dev.idempotency.config.IdempotencyConfig;
 import dev.idempotency.config.Operation;
+import dev.idempotency.config.OperationPolicy;
 import dev.idempotency.core.Attempt;
 import dev.idempotency.core.Decision;
 import dev.idempotency.core.HeaderScope;
@@ -14,7 +15,6 @@ import dev.idempotency.metrics.OutcomeListener;
 import dev.idempotency.rollout.KeylessTelemetry;
 import dev.idempotency.rollout.RolloutMode;
 import dev.idempotency.rollout.RolloutModes;
-import dev.idempotency.tx.TransactionControlAttempt;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -23,14 +23,12 @@ import java.io.IOException;
 import java.security.Principal;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.stream.Collectors;
 
 /**
  * The request path for one covered operation, in one straight line: key and scope, the buffered body,
@@ -38,9 +36,10 @@ import java.util.stream.Collectors;
  * record or run the application, store its final response and commit. Every path ends in one {@link Reply},
  * written once after the transaction has ended, and one {@link Outcome} for the listeners.
  *
- * <p>It only adapts HTTP to the core and back: the {@link IdempotentExecutor} it is given decides (and reads the
- * database's errors), the {@link ReplyCatalogue} holds every answer and its words, and keyless requests pass the
- * {@link KeylessGate}. It knows no SQL and no store.
+ * <p>It only adapts HTTP to the core and back: the {@link IdempotentExecutor} it is given decides (and reads every
+ * failure of the application), the {@link ReplyCatalogue} holds every answer and its words, and keyless requests
+ * pass the {@link KeylessGate}. It knows no SQL, no store and no policy: each operation's retention, waiting, late
+ * retries, replay roles and key field come resolved, in its {@link OperationPolicy}.
  *
  * <p>Thread-safe: it holds only immutable configuration; each request's state lives on its own stack.
  */
@@ -55,7 +54,6 @@ public final class IdempotentRequestHandler {
     private static final HeaderScope SESSION_DIGEST = new HeaderScope(Optional.empty());
 
     private final Set<String> operationsLoggedAsAsync = ConcurrentHashMap.newKeySet();
-    private final Set<String> operationsLoggedAsSelfManaged = ConcurrentHashMap.newKeySet();
     private final Set<String> operationsLoggedForRedirects = ConcurrentHashMap.newKeySet();
 
     private final IdempotencyConfig config;
@@ -63,7 +61,6 @@ public final class IdempotentRequestHandler {
     private final RequestCanonicalizer canonicalizer = new RequestCanonicalizer();
     private final IdempotentExecutor executor;
     private final HeaderScope headerScope;
-    private final Map<String, Set<String>> replayRoles;
     private final ReplyCatalogue replies;
     private final KeylessGate keylessGate;
     private final OutcomeListener listener;
@@ -83,8 +80,6 @@ public final class IdempotentRequestHandler {
         this.keys = new KeySource(config.keyHeader());
         this.executor = executor;
         this.headerScope = headerScope;
-        this.replayRoles = config.operations().stream()
-                .collect(Collectors.toMap(Operation::contract, Operation::replayRoles, (a, b) -> a));
         this.replies = new ReplyCatalogue(
                 config.keyHeader(),
                 config.maxResponseBodyBytes(),
@@ -134,7 +129,8 @@ public final class IdempotentRequestHandler {
             RolloutModes.Setting rollout)
             throws IOException, ServletException {
         try {
-            Optional<String> keyField = config.keyFieldOf(operation);
+            OperationPolicy policy = config.policyOf(operation);
+            Optional<String> keyField = policy.keyField();
             // A browser's key may be in the form body itself, so that body is read before the key is known.
             HttpServletRequest keyed = keys.needsBody(request, keyField)
                     ? BufferedBodyRequest.read(request, config.maxRequestBodyBytes())
@@ -162,15 +158,9 @@ public final class IdempotentRequestHandler {
                     request.getContentType(),
                     buffered.body(),
                     ignored);
-            Attempt attempt = new Attempt(
-                    scope,
-                    operation.contract(),
-                    key.get().value(),
-                    canonical,
-                    config.retentionOf(operation),
-                    () -> mayReplay(operation, request),
-                    operation.concurrency() == Operation.Concurrency.WAIT,
-                    config.lateRetryWindowOf(operation));
+            // The roles are asked at the time of the retry: container constraints run before the filter on every
+            // retry, but checks inside the application do not run on a replay.
+            Attempt attempt = new Attempt(policy, scope, key.get().value(), canonical, request::isUserInRole);
             if (rollout.mode() == RolloutMode.DRAIN) {
                 Decision<CapturedResponse> found = executor.lookUp(attempt);
                 if (found instanceof Decision.NotRecorded) {
@@ -178,7 +168,7 @@ public final class IdempotentRequestHandler {
                     chain.doFilter(buffered, response);
                     return new Reply.PassedThrough(Outcome.DRAIN_PASSED);
                 }
-                return replies.replyFor(found, operation, key.get().value());
+                return replies.replyFor(found, policy, key.get().value());
             }
             RunningExecution execution = new RunningExecution(attempt.id());
             boolean redirectsStored = key.get().fromForm();
@@ -187,27 +177,17 @@ public final class IdempotentRequestHandler {
                             attempt,
                             () -> runApplication(
                                     operation.contract(), execution, buffered, response, chain, redirectsStored)),
-                    operation,
+                    policy,
                     key.get().value());
         } catch (ProblemException problem) {
             // The key as sent, if it was, only to spread the Retry-After of a 503.
             String sentKey =
                     Optional.ofNullable(request.getHeader(config.keyHeader())).orElse("");
-            return replies.refusal(
-                    operation,
-                    sentKey,
-                    problem.getCause() == null ? problem : afterFailure(operation.contract(), problem));
+            if (problem.getCause() != null) {
+                LOG.log(Level.WARNING, operation.contract() + " failed and was rolled back", problem.getCause());
+            }
+            return replies.refusal(config.policyOf(operation), sentKey, problem);
         }
-    }
-
-    /**
-     * Container security constraints run before the filter on every retry, but checks inside the application
-     * do not run on a replay; {@code replay-roles} re-checks the caller's roles at the time of the retry, so
-     * a caller whose role was revoked within the retention gets no stored response (nor learns of one).
-     */
-    private boolean mayReplay(Operation operation, HttpServletRequest request) {
-        Set<String> roles = replayRoles.getOrDefault(operation.contract(), Collections.emptySet());
-        return roles.isEmpty() || roles.stream().anyMatch(request::isUserInRole);
     }
 
     /**
@@ -275,8 +255,8 @@ public final class IdempotentRequestHandler {
             ExposedExecution.during(execution, request, () -> chain.doFilter(request, capture));
         } catch (IOException | ServletException | RuntimeException e) {
             refuseAsynchronous(operation, request);
-            // With its cause: the core reads a database's reason in it (a conflict is answered as one), and
-            // afterFailure whether the application ran its own transaction.
+            // With its cause: the core reads in it a database's reason (a conflict is answered as one), or the
+            // container's refusal of a transaction the application ran itself.
             throw replies.applicationFailed(e);
         }
         refuseAsynchronous(operation, request);
@@ -302,32 +282,6 @@ public final class IdempotentRequestHandler {
                 captured.headersIn(config.storedHeaders()),
                 captured.body(),
                 captured.writerCharset());
-    }
-
-    /**
-     * The application's failure, once its transaction was rolled back and the core found no database conflict in
-     * it. Code that commits, rolls back or begins transactions itself cannot join the filter's transaction, so
-     * every keyed request to it fails the same way; say so precisely, to the client and once to the operators.
-     */
-    private ProblemException afterFailure(String operation, ProblemException failed) {
-        Throwable failure = failed.getCause();
-        Optional<String> refusal = TransactionControlAttempt.in(failure);
-        if (!refusal.isPresent()) {
-            LOG.log(Level.WARNING, operation + " failed and was rolled back", failure);
-            return failed;
-        }
-        if (operationsLoggedAsSelfManaged.add(operation)) {
-            LOG.log(
-                    Level.SEVERE,
-                    operation + " manages its own transactions, which cannot run inside the idempotency filter's"
-                            + " JTA transaction, so every keyed request to it fails; the container refused with: "
-                            + refusal.get() + ". Let the code join the container's transaction (no commit, rollback,"
-                            + " setAutoCommit or UserTransaction.begin), or remove the operation from 'operations'."
-                            + " See docs/legacy-applications.md, 'Applications not shaped like REST resources'"
-                            + " (logged once per operation)",
-                    failure);
-        }
-        return replies.managesItsOwnTransactions(operation, refusal.get());
     }
 
     /** Whether startAsync threw (most servlets) or was swallowed (some frameworks), the request is refused. */

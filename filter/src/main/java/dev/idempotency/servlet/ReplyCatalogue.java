@@ -1,6 +1,6 @@
 package dev.idempotency.servlet;
 
-import dev.idempotency.config.Operation;
+import dev.idempotency.config.OperationPolicy;
 import dev.idempotency.core.Decision;
 import dev.idempotency.metrics.Outcome;
 import java.time.Duration;
@@ -50,8 +50,8 @@ final class ReplyCatalogue {
      * @throws IllegalStateException for {@link Decision.NotRecorded}, which the entry point answers by running the
      *     application itself
      */
-    Reply replyFor(Decision<CapturedResponse> decision, Operation operation, String key) {
-        String contract = operation.contract();
+    Reply replyFor(Decision<CapturedResponse> decision, OperationPolicy policy, String key) {
+        String contract = policy.contract();
         if (decision instanceof Decision.Replayed<CapturedResponse> replayed) {
             return new Reply.Replay(replayed.record(), hints);
         }
@@ -63,7 +63,7 @@ final class ReplyCatalogue {
         }
         if (decision instanceof Decision.Doomed<CapturedResponse> doomed) {
             return refusal(
-                    operation,
+                    policy,
                     key,
                     Problem.APPLICATION_FAILED,
                     "the application answered " + doomed.result().status() + " but its transaction was rolled back,"
@@ -71,7 +71,7 @@ final class ReplyCatalogue {
         }
         if (decision instanceof Decision.Mismatched<CapturedResponse> mismatched) {
             return refusal(
-                    operation,
+                    policy,
                     key,
                     new ProblemException(
                             Problem.KEY_REUSED,
@@ -83,7 +83,7 @@ final class ReplyCatalogue {
         }
         if (decision instanceof Decision.Expired<CapturedResponse> expired) {
             return refusal(
-                    operation,
+                    policy,
                     key,
                     Problem.KEY_EXPIRED,
                     "this " + keyHeader + " was used for this request to " + contract + " more than its"
@@ -93,19 +93,21 @@ final class ReplyCatalogue {
         }
         if (decision instanceof Decision.ReplayForbidden<CapturedResponse>) {
             return refusal(
-                    operation,
+                    policy,
                     key,
                     Problem.REPLAY_FORBIDDEN,
                     contract + " replays a stored response only to a caller in one of the roles "
-                            + new TreeSet<>(operation.replayRoles())
+                            + new TreeSet<>(policy.replayRoles())
                             + "; nothing was executed; ask the service's operators for the role, or for the record"
                             + " to be erased so the request can run again");
         }
+        if (decision instanceof Decision.TransactionControlRefused<CapturedResponse> refused) {
+            return refusal(policy, key, managesItsOwnTransactions(contract, refused.refusal()));
+        }
         if (decision instanceof Decision.Failed<CapturedResponse> failed) {
-            if (failed.failure() == Decision.Failure.IN_PROGRESS
-                    && operation.concurrency() == Operation.Concurrency.REJECT) {
+            if (failed.failure() == Decision.Failure.IN_PROGRESS && !policy.waitsForDuplicate()) {
                 return refusal(
-                        operation,
+                        policy,
                         key,
                         new ProblemException(
                                 Problem.REQUEST_IN_PROGRESS,
@@ -113,7 +115,7 @@ final class ReplyCatalogue {
                                         + " wait for it; nothing was executed for this one; retry with the same key after the"
                                         + " Retry-After delay to get its outcome"));
             }
-            return refusal(operation, key, failure(failed.failure()));
+            return refusal(policy, key, failure(failed.failure()));
         }
         throw new IllegalStateException("only a DRAIN look-up finds no record: " + decision);
     }
@@ -185,8 +187,8 @@ final class ReplyCatalogue {
     }
 
     /**
-     * The application threw; {@code cause} travels with the problem so that the core can read a database's
-     * reason in it, and the entry point whether the application ran its own transaction.
+     * The application threw; {@code cause} travels with the problem so that the core can read in it a database's
+     * reason, or the container's refusal of a transaction the application ran itself.
      */
     ProblemException applicationFailed(Throwable cause) {
         return new ProblemException(
@@ -196,7 +198,7 @@ final class ReplyCatalogue {
     }
 
     /** The application committed, rolled back or began a transaction itself, which the container refused. */
-    ProblemException managesItsOwnTransactions(String contract, String refusal) {
+    private static ProblemException managesItsOwnTransactions(String contract, String refusal) {
         return new ProblemException(
                 Problem.TRANSACTION_SELF_MANAGED,
                 contract + " cannot be made idempotent as it is: its code manages its own database transactions"
@@ -222,24 +224,23 @@ final class ReplyCatalogue {
     }
 
     /**
-     * A refusal of a request to {@code operation}, with the hints the settings ask for and, on a 409 or 503, a
-     * {@code Retry-After}: a {@code concurrent=reject} operation's 409 says {@code lock-timeout}, the time a duplicate
-     * of any other operation would have waited at the server, so that the client's wait covers as long a first
-     * request; every other one says {@link #BACKOFF}. Jittered by the key.
+     * A refusal of a request to the operation with this policy, with the hints the settings ask for and, on a 409 or
+     * 503, a {@code Retry-After}: a {@code concurrent=reject} operation's 409 says {@code lock-timeout}, the time a
+     * duplicate of any other operation would have waited at the server, so that the client's wait covers as long a
+     * first request; every other one says {@link #BACKOFF}. Jittered by the key.
      *
      * @param key the request's key as sent, or empty if it sent none
      */
-    Reply refusal(Operation operation, String key, ProblemException problem) {
+    Reply refusal(OperationPolicy policy, String key, ProblemException problem) {
         Optional<RetryDelay> delay = Optional.empty();
         if (ProblemResponse.retryable(problem.problem())) {
-            boolean clientWaits = problem.problem() == Problem.REQUEST_IN_PROGRESS
-                    && operation.concurrency() == Operation.Concurrency.REJECT;
+            boolean clientWaits = problem.problem() == Problem.REQUEST_IN_PROGRESS && !policy.waitsForDuplicate();
             delay = Optional.of(RetryDelay.jittered(clientWaits ? lockTimeout : BACKOFF, key));
         }
         return new Reply.Refusal(problem, hints, delay);
     }
 
-    private Reply refusal(Operation operation, String key, Problem problem, String detail) {
-        return refusal(operation, key, new ProblemException(problem, detail));
+    private Reply refusal(OperationPolicy policy, String key, Problem problem, String detail) {
+        return refusal(policy, key, new ProblemException(problem, detail));
     }
 }

@@ -37,7 +37,7 @@ public final class ViewStateKeys {
             return;
         }
         for (Operation operation : config.operations()) {
-            Optional<String> field = config.keyFieldOf(operation);
+            Optional<String> field = config.policyOf(operation).keyField();
             if (field.isPresent() && VIEW_STATE_FIELDS.contains(field.get())) {
                 throw new ConfigurationException("key-field: " + operation.contract() + " takes its keys from "
                         + field.get() + ", but " + clientSide.get() + " is 'client', so two renders of one view can"

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -558,6 +559,89 @@ class SettingsParserTest {
         assertRefused(
                 with("operations", "POST /app/{x}?action=buy = buy:v1; POST /app/{y}?action=buy = buy:v2"),
                 "cover the same requests");
+    }
+
+    // One policy per contract
+
+    @Test
+    void resolvesEachOperationsPolicyOnceAgainstTheSettings() {
+        Map<String, String> settings = new HashMap<>();
+        settings.put(
+                "operations",
+                "POST /a = a:v1 retention=P7D after-expiry=refuse concurrent=reject replay-roles=clerk|auditor;"
+                        + " POST /b = b:v1 key-field=token");
+        settings.put("retention", "PT2H");
+        settings.put("late-retry-window", "P3D");
+        settings.put("key-field", "_key");
+
+        IdempotencyConfig config = SettingsParser.parse(settings);
+
+        assertEquals(
+                new OperationPolicy(
+                        "a:v1",
+                        Duration.ofDays(7),
+                        Duration.ofDays(3),
+                        false,
+                        Set.of("clerk", "auditor"),
+                        Optional.of("_key")),
+                config.policyOf(config.operations().get(0)));
+        assertEquals(
+                new OperationPolicy("b:v1", Duration.ofHours(2), Duration.ZERO, true, Set.of(), Optional.of("token")),
+                config.policyOf(config.operations().get(1)));
+    }
+
+    @Test
+    void refusesTwoEntriesOfOneContractWithDifferentReplayRolesNamingTheContractBothEntriesAndTheOption() {
+        ConfigurationException e = assertThrows(
+                ConfigurationException.class,
+                () -> SettingsParser.parse(Map.of(
+                        "operations", "POST /a = pay:v1 replay-roles=clerk ; POST /b = pay:v1 replay-roles=auditor")));
+
+        assertEquals(
+                "operations: 'POST /a = pay:v1 replay-roles=clerk' and 'POST /b = pay:v1 replay-roles=auditor' share"
+                        + " the contract pay:v1 but differ in replay-roles (clerk and auditor); the records of a"
+                        + " contract are one key space, kept and answered by one policy, so give both entries the"
+                        + " same replay-roles, or give each its own contract",
+                e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "retention=PT2H",
+                "encrypted",
+                "replay-roles=clerk",
+                "concurrent=reject",
+                "after-expiry=refuse",
+                "key-field=_key"
+            })
+    void refusesTwoEntriesOfOneContractThatDifferInAnOptionOfItsRecords(String option) {
+        Map<String, String> settings = with("operations", "POST /a = pay:v1; PUT /b/{id} = pay:v1 " + option);
+        settings.put("encryption-keys", "k1=" + "A".repeat(43) + "=");
+
+        assertRefused(
+                settings,
+                "'POST /a = pay:v1'",
+                "'PUT /b/{id} = pay:v1 " + option + "'",
+                "share the contract pay:v1 but differ in " + option.split("=")[0] + " (");
+    }
+
+    @Test
+    void acceptsEntriesOfOneContractThatAgreeOnItsPolicyWhateverTheyLeaveOutOfTheComparison() {
+        Map<String, String> settings = with(
+                "operations",
+                "POST /a = pay:v1 replay-roles=clerk|auditor ignore=/body/json/at;"
+                        + " PUT /b/{id} = pay:v1 retention=P1D replay-roles=auditor|clerk");
+        settings.put("retention", "P1D");
+
+        IdempotencyConfig config = SettingsParser.parse(settings);
+
+        assertEquals(
+                config.policyOf(config.operations().get(0)),
+                config.policyOf(config.operations().get(1)));
+        assertEquals(
+                Set.of("clerk", "auditor"),
+                config.policyOf(config.operations().get(1)).replayRoles());
     }
 
     @Test

@@ -43,6 +43,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -216,6 +220,57 @@ class IdempotentExecutorTest {
         };
 
         assertThrows(SQLException.class, () -> executor.execute(attempt("k13", "100"), duplicate));
+    }
+
+    @Test
+    void workWhoseOwnCommitTheContainerRefusedIsDecidedAsSuchReportedOnceAndLeavesTheKeyFree() throws Exception {
+        // As WildFly's pool refuses a commit on a connection enlisted in the attempt's transaction.
+        IdempotentExecutor.Work<String, IllegalStateException> selfManaged = () -> {
+            try {
+                work("k17", true, 0).run();
+            } catch (SQLException e) {
+                throw new AssertionError(e);
+            }
+            throw new IllegalStateException(
+                    "commit failed", new SQLException("IJ031019: You cannot commit during a managed transaction"));
+        };
+        List<LogRecord> logged = new CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                logged.add(record);
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        Logger logger = Logger.getLogger(IdempotentExecutor.class.getName());
+        logger.addHandler(capture);
+        Decision<String> first;
+        Decision<String> second;
+        try {
+            first = executor.execute(attempt("k17", "100"), selfManaged);
+            second = executor.execute(attempt("k17", "100"), selfManaged);
+        } finally {
+            logger.removeHandler(capture);
+        }
+
+        assertEquals(
+                "java.sql.SQLException: IJ031019: You cannot commit during a managed transaction",
+                assertInstanceOf(Decision.TransactionControlRefused.class, first)
+                        .refusal());
+        assertInstanceOf(Decision.TransactionControlRefused.class, second);
+        assertEquals(2, runs.get());
+        assertEquals(0, effects("k17"));
+        assertEquals(0, records("k17"));
+        List<LogRecord> severe = logged.stream()
+                .filter(record -> record.getLevel() == Level.SEVERE)
+                .toList();
+        assertEquals(1, severe.size(), "reported once per operation");
+        assertTrue(severe.get(0).getMessage().startsWith("debit:v1 manages its own transactions"));
     }
 
     @Test

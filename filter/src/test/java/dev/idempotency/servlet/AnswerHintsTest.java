@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.idempotency.config.Operation;
+import dev.idempotency.config.OperationPolicy;
 import dev.idempotency.config.ProblemErrorMember;
 import dev.idempotency.config.RetryHints;
 import dev.idempotency.core.Decision;
@@ -23,6 +23,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -48,8 +49,10 @@ class AnswerHintsTest {
             Problem.REQUEST_IN_PROGRESS);
 
     private final StrictProxy proxies = new StrictProxy();
-    private final Operation waiting = Operation.parse("POST /debits = debit:v1");
-    private final Operation rejecting = Operation.parse("POST /debits = debit:v1 concurrent=reject");
+    private final OperationPolicy waiting =
+            new OperationPolicy("debit:v1", Duration.ofDays(1), Duration.ZERO, true, Set.of(), Optional.empty());
+    private final OperationPolicy rejecting =
+            new OperationPolicy("debit:v1", Duration.ofDays(1), Duration.ZERO, false, Set.of(), Optional.empty());
     private final ObjectMapper json = new ObjectMapper();
 
     private Map<String, String> headers;
@@ -76,7 +79,7 @@ class AnswerHintsTest {
         reply.sendTo(proxies.of(HttpServletResponse.class, answers), "/debits");
     }
 
-    private void sendProblem(ReplyCatalogue catalogue, Operation operation, Problem problem) throws Exception {
+    private void sendProblem(ReplyCatalogue catalogue, OperationPolicy operation, Problem problem) throws Exception {
         send(catalogue.refusal(operation, "key-1", new ProblemException(problem, "what to do")));
     }
 

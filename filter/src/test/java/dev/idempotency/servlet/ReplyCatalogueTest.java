@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.idempotency.config.Operation;
+import dev.idempotency.config.OperationPolicy;
 import dev.idempotency.core.Decision;
 import dev.idempotency.metrics.Outcome;
 import dev.idempotency.store.RequestResultId;
@@ -28,13 +28,15 @@ import org.junit.jupiter.api.Test;
 class ReplyCatalogueTest {
     private final ReplyCatalogue catalogue =
             new ReplyCatalogue("Idempotency-Key", 2048, Duration.ofSeconds(10), AnswerHints.NONE);
-    private final Operation waiting = Operation.parse("POST /debits = debit:v1 replay-roles=teller|auditor");
-    private final Operation rejecting = Operation.parse("POST /debits = debit:v1 concurrent=reject");
+    private final OperationPolicy waiting = new OperationPolicy(
+            "debit:v1", Duration.ofDays(1), Duration.ZERO, true, Set.of("teller", "auditor"), Optional.empty());
+    private final OperationPolicy rejecting =
+            new OperationPolicy("debit:v1", Duration.ofDays(1), Duration.ZERO, false, Set.of(), Optional.empty());
     private final CapturedResponse captured = new CapturedResponse(
             201, Map.of("Content-Type", List.of("application/json")), new byte[] {'{', '}'}, null, false, null);
 
-    private ProblemException refusalFor(Decision<CapturedResponse> decision, Operation operation) {
-        return assertInstanceOf(Reply.Refusal.class, catalogue.replyFor(decision, operation, "k1"))
+    private ProblemException refusalFor(Decision<CapturedResponse> decision, OperationPolicy policy) {
+        return assertInstanceOf(Reply.Refusal.class, catalogue.replyFor(decision, policy, "k1"))
                 .problem();
     }
 
@@ -260,7 +262,7 @@ class ReplyCatalogueTest {
                 "at most 255 characters",
                 "retry with the same key");
         assertProblem(
-                catalogue.managesItsOwnTransactions("debit:v1", "IJ031019"),
+                refusalFor(new Decision.TransactionControlRefused<>("IJ031019"), waiting),
                 500,
                 "application-manages-transactions",
                 Outcome.ROLLED_BACK,
