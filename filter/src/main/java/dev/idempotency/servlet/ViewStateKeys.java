@@ -4,8 +4,6 @@ import dev.idempotency.ConfigurationException;
 import dev.idempotency.config.IdempotencyConfig;
 import dev.idempotency.config.Operation;
 import jakarta.servlet.ServletContext;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -18,10 +16,9 @@ import java.util.Optional;
  * <p>Stateless and thread-safe.
  */
 public final class ViewStateKeys {
-    private static final List<String> VIEW_STATE_FIELDS =
-            Arrays.asList("jakarta.faces.ViewState", "javax.faces.ViewState");
-    private static final List<String> STATE_SAVING_PARAMETERS =
-            Arrays.asList("jakarta.faces.STATE_SAVING_METHOD", "javax.faces.STATE_SAVING_METHOD");
+    // One namespace each: the javax build renames these as it renames every jakarta.faces name of the jar.
+    private static final String VIEW_STATE_FIELD = "jakarta.faces.ViewState";
+    private static final String STATE_SAVING_PARAMETER = "jakarta.faces.STATE_SAVING_METHOD";
 
     private ViewStateKeys() {}
 
@@ -30,17 +27,15 @@ public final class ViewStateKeys {
      *     takes its key from the view state while the application saves the state on the client
      */
     public static void check(ServletContext context, IdempotencyConfig config) {
-        Optional<String> clientSide = STATE_SAVING_PARAMETERS.stream()
-                .filter(parameter -> "client".equals(lower(context.getInitParameter(parameter))))
-                .findFirst();
-        if (!clientSide.isPresent()) {
+        if (!"client".equals(lower(context.getInitParameter(STATE_SAVING_PARAMETER)))) {
             return;
         }
         for (Operation operation : config.operations()) {
             Optional<String> field = config.policyOf(operation).keyField();
-            if (field.isPresent() && VIEW_STATE_FIELDS.contains(field.get())) {
+            if (field.isPresent() && VIEW_STATE_FIELD.equals(field.get())) {
                 throw new ConfigurationException("key-field: " + operation.contract() + " takes its keys from "
-                        + field.get() + ", but " + clientSide.get() + " is 'client', so two renders of one view can"
+                        + field.get() + ", but " + STATE_SAVING_PARAMETER
+                        + " is 'client', so two renders of one view can"
                         + " post the same view state and two intents would be one request; keep the state on the"
                         + " server, or render a key field with <idem:keyField/> and set key-field to its name");
             }
