@@ -1,6 +1,7 @@
 package dev.idempotency.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.idempotency.servlet.HtmlText;
 import java.util.Locale;
 
 /**
@@ -46,7 +47,7 @@ final class KeylessChart {
             long duplicates = day.path("probableDuplicates").asLong();
             String x = format(i * slot);
             svg.append("<g><title>")
-                    .append(Html.escape(day.path("day").asText()))
+                    .append(HtmlText.escape(day.path("day").asText()))
                     .append(": ")
                     .append(requests)
                     .append(" keyless, ")
@@ -95,7 +96,7 @@ final class KeylessChart {
                 .append("\" font-size=\"11\" fill=\"#444\" text-anchor=\"")
                 .append(anchor)
                 .append("\">")
-                .append(Html.escape(text))
+                .append(HtmlText.escape(text))
                 .append("</text>");
     }
 

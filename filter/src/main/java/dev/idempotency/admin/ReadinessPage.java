@@ -2,6 +2,7 @@ package dev.idempotency.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.idempotency.rollout.RolloutMode;
+import dev.idempotency.servlet.HtmlText;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -40,9 +41,9 @@ public final class ReadinessPage {
                 .append(STYLE)
                 .append("</style></head><body><h1>Idempotency readiness</h1><p>Summed over every node as of each")
                 .append(" node's last flush (every ")
-                .append(Html.escape(report.path("counterFlushInterval").asText()))
+                .append(HtmlText.escape(report.path("counterFlushInterval").asText()))
                 .append("); today is <span id=\"today\">")
-                .append(Html.escape(report.path("today").asText()))
+                .append(HtmlText.escape(report.path("today").asText()))
                 .append("</span> (UTC). The same figures are the JSON of this URL.</p>");
         for (JsonNode operation : report.path("operations")) {
             operation(html, operation, action, csrfToken);
@@ -53,19 +54,19 @@ public final class ReadinessPage {
     private static void operation(StringBuilder html, JsonNode operation, String action, String csrfToken) {
         String name = operation.path("operation").asText();
         html.append("<section class=\"operation\" data-operation=\"")
-                .append(Html.escape(name))
+                .append(HtmlText.escape(name))
                 .append("\"><h2>")
-                .append(Html.escape(name))
+                .append(HtmlText.escape(name))
                 .append(" <small>")
-                .append(Html.escape(operation.path("route").asText()))
+                .append(HtmlText.escape(operation.path("route").asText()))
                 .append("</small></h2><p>Mode <strong class=\"mode\">")
-                .append(Html.escape(operation.path("mode").asText()))
+                .append(HtmlText.escape(operation.path("mode").asText()))
                 .append("</strong>");
         if (operation.path("changedBy").isTextual()) {
             html.append(", switched by <span class=\"changed-by\">")
-                    .append(Html.escape(operation.path("changedBy").asText()))
+                    .append(HtmlText.escape(operation.path("changedBy").asText()))
                     .append("</span> at <time>")
-                    .append(Html.escape(operation.path("changedAt").asText()))
+                    .append(HtmlText.escape(operation.path("changedAt").asText()))
                     .append("</time>");
         } else {
             html.append(" (the configured default)");
@@ -75,7 +76,7 @@ public final class ReadinessPage {
         JsonNode history = operation.path("keylessHistory");
         if (!history.isMissingNode()) {
             html.append("<h3>Keyless requests per day since ")
-                    .append(Html.escape(history.path("firstDay").asText()))
+                    .append(HtmlText.escape(history.path("firstDay").asText()))
                     .append(" <small>(blue: all, red: probable duplicates)</small></h3>")
                     .append(KeylessChart.svg(history.path("daily")));
             clients(html, history.path("clients"), operation.path("readiness").path("blockingClients"));
@@ -87,7 +88,7 @@ public final class ReadinessPage {
     private static void verdict(StringBuilder html, JsonNode readiness) {
         if (!readiness.path("ready").isBoolean()) {
             html.append("<p class=\"verdict unknown\">No verdict: ")
-                    .append(Html.escape(readiness.path("detail").asText()))
+                    .append(HtmlText.escape(readiness.path("detail").asText()))
                     .append("</p>");
             return;
         }
@@ -106,11 +107,11 @@ public final class ReadinessPage {
                     .append(" days:");
             for (JsonNode client : blocking) {
                 html.append(" <span class=\"blocking\">")
-                        .append(Html.escape(client.path("principal").asText()))
+                        .append(HtmlText.escape(client.path("principal").asText()))
                         .append('/')
-                        .append(Html.escape(client.path("userAgent").asText()))
+                        .append(HtmlText.escape(client.path("userAgent").asText()))
                         .append(" (last seen ")
-                        .append(Html.escape(client.path("lastSeen").asText()))
+                        .append(HtmlText.escape(client.path("lastSeen").asText()))
                         .append(")</span>");
             }
             html.append("</p>");
@@ -141,7 +142,7 @@ public final class ReadinessPage {
                 "probableDuplicatesLast7Days"
             }) {
                 html.append("<td>")
-                        .append(Html.escape(client.path(field).asText()))
+                        .append(HtmlText.escape(client.path(field).asText()))
                         .append("</td>");
             }
             html.append("<td>").append(blocks ? "yes" : "no").append("</td></tr>");
@@ -151,13 +152,13 @@ public final class ReadinessPage {
 
     private static void buttons(StringBuilder html, String operation, String mode, String action, String csrfToken) {
         html.append("<form method=\"post\" class=\"modes\" action=\"")
-                .append(Html.escape(action))
+                .append(HtmlText.escape(action))
                 .append("\"><input type=\"hidden\" name=\"operation\" value=\"")
-                .append(Html.escape(operation))
+                .append(HtmlText.escape(operation))
                 .append("\"><input type=\"hidden\" name=\"")
                 .append(CsrfToken.PARAMETER)
                 .append("\" value=\"")
-                .append(Html.escape(csrfToken))
+                .append(HtmlText.escape(csrfToken))
                 .append("\">Switch to ");
         for (RolloutMode target : RolloutMode.values()) {
             html.append("<button type=\"submit\" name=\"mode\" value=\"")
