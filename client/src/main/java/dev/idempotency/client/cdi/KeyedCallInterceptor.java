@@ -1,0 +1,115 @@
+package dev.idempotency.client.cdi;
+
+import dev.idempotency.client.CallResult;
+import dev.idempotency.client.IdempotentCall;
+import dev.idempotency.client.RetryLoop;
+import dev.idempotency.client.RetryPolicy;
+import jakarta.annotation.Priority;
+import jakarta.interceptor.AroundInvoke;
+import jakarta.interceptor.Interceptor;
+import jakarta.interceptor.InvocationContext;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import java.lang.reflect.Method;
+import java.time.Duration;
+
+/**
+ * Runs a {@link KeyedCall} method as one {@link IdempotentCall}, and with {@code retry = true} retries it.
+ *
+ * <p>Its priority, {@value #PRIORITY}, is below MicroProfile Fault Tolerance's ({@code PLATFORM_AFTER + 10}, 4010,
+ * unless {@code mp.fault.tolerance.interceptor.priority} moves it): a lower priority runs first, so this
+ * interceptor is outside {@code @Retry} and every retry Fault Tolerance makes runs inside the same call, with the
+ * same key. Inside it, the key would be new on every retry.
+ *
+ * <p>Stateless and thread-safe.
+ */
+@KeyedCall
+@Interceptor
+@Priority(KeyedCallInterceptor.PRIORITY)
+public class KeyedCallInterceptor {
+    /** {@code Interceptor.Priority.LIBRARY_BEFORE + 10}: outside Fault Tolerance, inside transaction interceptors. */
+    public static final int PRIORITY = Interceptor.Priority.LIBRARY_BEFORE + 10;
+
+    @AroundInvoke
+    public Object oneKeyPerCall(InvocationContext invocation) throws Exception {
+        Method method = invocation.getMethod();
+        KeyedCall binding = bindingOf(method);
+        try (IdempotentCall call =
+                IdempotentCall.open(method.getDeclaringClass().getName() + "#" + method.getName())) {
+            if (binding == null || !binding.retry()) {
+                return invocation.proceed();
+            }
+            RetryPolicy policy = RetryPolicy.builder()
+                    .maxAttempts(binding.maxAttempts())
+                    .maxTotalTime(Duration.ofSeconds(binding.maxTotalSeconds()))
+                    .build();
+            CallResult<Outcome> result = RetryLoop.run(
+                    policy, unused -> Outcome.of(invocation), Outcome::status, Outcome::header, outcome -> {});
+            return result.response().valueOrThrow();
+        } catch (Thrown thrown) {
+            throw thrown.checked;
+        }
+    }
+
+    private static KeyedCall bindingOf(Method method) {
+        KeyedCall onMethod = method.getAnnotation(KeyedCall.class);
+        return onMethod != null ? onMethod : method.getDeclaringClass().getAnnotation(KeyedCall.class);
+    }
+
+    /**
+     * What one attempt ended with: a value, or the Rest Client's exception for an error status, read as an
+     * answer with that status and headers so that the policy decides on it as on any answer.
+     */
+    private static final class Outcome {
+        private final Object value;
+        private final WebApplicationException error;
+
+        private Outcome(Object value, WebApplicationException error) {
+            this.value = value;
+            this.error = error;
+        }
+
+        static Outcome of(InvocationContext invocation) {
+            try {
+                return new Outcome(invocation.proceed(), null);
+            } catch (WebApplicationException error) {
+                if (error.getResponse() == null) {
+                    throw error;
+                }
+                return new Outcome(null, error);
+            } catch (RuntimeException unchecked) {
+                throw unchecked;
+            } catch (Exception checked) {
+                throw new Thrown(checked);
+            }
+        }
+
+        int status() {
+            return error == null
+                    ? Response.Status.OK.getStatusCode()
+                    : error.getResponse().getStatus();
+        }
+
+        String header(String name) {
+            return error == null ? null : error.getResponse().getHeaderString(name);
+        }
+
+        Object valueOrThrow() {
+            if (error != null) {
+                throw error;
+            }
+            return value;
+        }
+    }
+
+    /** Carries a checked exception of the method through the retry loop, which retries it only for an I/O cause. */
+    private static final class Thrown extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final Exception checked;
+
+        Thrown(Exception checked) {
+            super(checked);
+            this.checked = checked;
+        }
+    }
+}
