@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+@SuppressWarnings("try") // scopes opened for their effect on the thread
 class IdempotentCallTest {
     private static final IdempotentExecution COVERED =
             new RunningExecution(new RequestResultId("alice", "checkout:v1", "order-7"));

@@ -31,6 +31,7 @@ public class KeyedCallInterceptor {
     public static final int PRIORITY = Interceptor.Priority.LIBRARY_BEFORE + 10;
 
     @AroundInvoke
+    @SuppressWarnings("try") // the call is a scope: opening it is the point, its key is read by the filter
     public Object oneKeyPerCall(InvocationContext invocation) throws Exception {
         Method method = invocation.getMethod();
         KeyedCall binding = bindingOf(method);
