@@ -1,5 +1,6 @@
 package dev.idempotency.client;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.MalformedURLException;
@@ -40,7 +41,8 @@ import javax.net.ssl.SSLPeerUnverifiedException;
  *   <tr><td>{@code x-should-retry: true} on a 4xx or 5xx</td><td>retry, whatever the status</td></tr>
  *   <tr><td>an {@link IOException} anywhere in the failure's causes: connection refused or reset, a timeout
  *       (connect or read, {@code java.net.http.HttpTimeoutException} too), an answer cut off</td><td>retry</td></tr>
- *   <tr><td>{@link UnknownHostException}, {@link SSLHandshakeException}, {@link SSLPeerUnverifiedException},
+ *   <tr><td>{@link UnknownHostException}, {@link FileNotFoundException} ({@code HttpURLConnection}'s 404 and
+ *       410), {@link SSLHandshakeException}, {@link SSLPeerUnverifiedException},
  *       {@link MalformedURLException}, {@link UnknownServiceException}, {@link ProtocolException}, an {@link
  *       InterruptedIOException} other than a timeout</td><td>stop: configuration or an interrupt, which a
  *       retry within seconds does not change</td></tr>
@@ -83,6 +85,8 @@ public final class RetryPolicy {
     private static final Set<Class<? extends IOException>> FINAL_IO_FAILURES =
             Collections.unmodifiableSet(new HashSet<Class<? extends IOException>>(Arrays.asList(
                     UnknownHostException.class,
+                    // HttpURLConnection's 404 and 410, thrown when the body is read.
+                    FileNotFoundException.class,
                     SSLHandshakeException.class,
                     SSLPeerUnverifiedException.class,
                     MalformedURLException.class,

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.EOFException;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
@@ -285,6 +286,8 @@ class RetryPolicyTest {
         assertFalse(afterFailure(new SSLHandshakeException("PKIX path building failed"))
                 .shouldRetry());
         assertFalse(afterFailure(new MalformedURLException("no protocol")).shouldRetry());
+        assertFalse(afterFailure(new FileNotFoundException("http://service/orders/7"))
+                .shouldRetry());
         assertFalse(afterFailure(new ProtocolException("Server redirected too many times"))
                 .shouldRetry());
         assertFalse(afterFailure(new IllegalStateException("wrapped", new UnknownHostException("x")))

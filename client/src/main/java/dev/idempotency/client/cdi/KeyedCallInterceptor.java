@@ -30,6 +30,9 @@ public class KeyedCallInterceptor {
     /** {@code Interceptor.Priority.LIBRARY_BEFORE + 10}: outside Fault Tolerance, inside transaction interceptors. */
     public static final int PRIORITY = Interceptor.Priority.LIBRARY_BEFORE + 10;
 
+    /** What the annotation's bounds are applied to: the defaults, or in tests a clock and sleeper that never wait. */
+    RetryPolicy baseline = RetryPolicy.defaults();
+
     @AroundInvoke
     @SuppressWarnings("try") // the call is a scope: opening it is the point, its key is read by the filter
     public Object oneKeyPerCall(InvocationContext invocation) throws Exception {
@@ -40,7 +43,7 @@ public class KeyedCallInterceptor {
             if (binding == null || !binding.retry()) {
                 return invocation.proceed();
             }
-            RetryPolicy policy = RetryPolicy.builder()
+            RetryPolicy policy = baseline.toBuilder()
                     .maxAttempts(binding.maxAttempts())
                     .maxTotalTime(Duration.ofSeconds(binding.maxTotalSeconds()))
                     .build();
@@ -103,13 +106,18 @@ public class KeyedCallInterceptor {
         }
     }
 
-    /** Carries a checked exception of the method through the retry loop, which retries it only for an I/O cause. */
+    /**
+     * Carries a checked exception of the method through the retry loop. A Rest Client throws one only from the
+     * application's own {@code ResponseExceptionMapper}, for an answer; transport failures are unchecked ({@code
+     * ProcessingException}). So it hides its cause from the policy and is never retried, even an {@code
+     * IOException}.
+     */
     private static final class Thrown extends RuntimeException {
         private static final long serialVersionUID = 1L;
         final Exception checked;
 
         Thrown(Exception checked) {
-            super(checked);
+            super(checked.toString(), null, false, false);
             this.checked = checked;
         }
     }
