@@ -345,32 +345,20 @@ public final class RetryPolicy {
         /**
          * The back-off before the first retry, doubled for each retry after it.
          *
-         * @throws IllegalArgumentException if the delay is null, zero or negative, or above {@link
-         *     #maxDelay(Duration)}
+         * @throws IllegalArgumentException if the delay is null, zero or negative
          */
         public Builder baseDelay(Duration baseDelay) {
-            positive("baseDelay", baseDelay);
-            if (baseDelay.compareTo(maxDelay) > 0) {
-                throw new IllegalArgumentException("baseDelay must not exceed maxDelay (" + maxDelay + "), was "
-                        + baseDelay + "; set maxDelay first");
-            }
-            this.baseDelay = baseDelay;
+            this.baseDelay = positive("baseDelay", baseDelay);
             return this;
         }
 
         /**
          * The cap of the doubled back-off.
          *
-         * @throws IllegalArgumentException if the delay is null, zero or negative, or below {@link
-         *     #baseDelay(Duration)}
+         * @throws IllegalArgumentException if the delay is null, zero or negative
          */
         public Builder maxDelay(Duration maxDelay) {
-            positive("maxDelay", maxDelay);
-            if (maxDelay.compareTo(baseDelay) < 0) {
-                throw new IllegalArgumentException(
-                        "maxDelay must be at least baseDelay (" + baseDelay + "), was " + maxDelay);
-            }
-            this.maxDelay = maxDelay;
+            this.maxDelay = positive("maxDelay", maxDelay);
             return this;
         }
 
@@ -404,7 +392,16 @@ public final class RetryPolicy {
             return this;
         }
 
+        /**
+         * The policy; the delays are compared here, so that they may be set in any order.
+         *
+         * @throws IllegalArgumentException if the base delay exceeds the largest delay
+         */
         public RetryPolicy build() {
+            if (baseDelay.compareTo(maxDelay) > 0) {
+                throw new IllegalArgumentException(
+                        "baseDelay (" + baseDelay + ") must not exceed maxDelay (" + maxDelay + ")");
+            }
             return new RetryPolicy(this);
         }
 

@@ -345,20 +345,31 @@ class RetryPolicyTest {
                                 .baseDelay(Duration.ZERO))
                         .getMessage());
         assertEquals(
-                "baseDelay must not exceed maxDelay (PT5S), was PT6S; set maxDelay first",
+                "maxDelay must be a positive duration, was null",
                 assertThrows(IllegalArgumentException.class, () -> RetryPolicy.builder()
-                                .baseDelay(Duration.ofSeconds(6)))
+                                .maxDelay(null))
                         .getMessage());
         assertEquals(
-                "maxDelay must be at least baseDelay (PT0.5S), was PT0.1S",
+                "baseDelay (PT6S) must not exceed maxDelay (PT5S)",
                 assertThrows(IllegalArgumentException.class, () -> RetryPolicy.builder()
-                                .maxDelay(Duration.ofMillis(100)))
+                                .baseDelay(Duration.ofSeconds(6))
+                                .build())
                         .getMessage());
         assertEquals(
                 "clock must not be null",
                 assertThrows(IllegalArgumentException.class, () -> RetryPolicy.builder()
                                 .clock(null))
                         .getMessage());
+    }
+
+    @Test
+    void takesTheDelaysInEitherOrder() {
+        RetryPolicy small = RetryPolicy.builder()
+                .maxDelay(Duration.ofMillis(400))
+                .baseDelay(Duration.ofMillis(50))
+                .build();
+        assertEquals(Duration.ofMillis(400), small.maxDelay());
+        assertEquals(Duration.ofMillis(50), small.baseDelay());
     }
 
     @Test
