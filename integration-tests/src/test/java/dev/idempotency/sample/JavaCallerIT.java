@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.foreign.customers.CustomerServlet;
 import dev.idempotency.sample.keyedcaller.CallerRunResource;
+import dev.idempotency.sample.keyedcaller.FaultTolerantCustomers;
 import dev.idempotency.sample.keyedcaller.KeyedCallerApplication;
 import dev.idempotency.sample.support.Database;
 import dev.idempotency.sample.support.FaultProxy;
@@ -42,8 +43,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The caller's half (issue 41): a Java caller that the filter does not cover, deployed on WildFly, calls a covered
  * service through the fault-injecting proxy of {@link ClientMatrixIT}, which cuts answers after the commit and
  * withholds others past the caller's read timeout. With {@code idempotency-client} (one registration, and the
- * invoker for its retries) every logical call makes its effect once and gets the first execution's id; without it,
- * the same faults and the same number of attempts make duplicates. The pattern is counted in requests; only
+ * invoker for its retries, or {@code @KeyedCall} around Fault Tolerance's {@code @Retry}) every logical call makes
+ * its effect once and gets the first execution's id; without it (a hand-written keyless retry, or {@code @Retry}
+ * without {@code @KeyedCall}), the same faults make duplicates. The pattern is counted in requests; only
  * effects and ids are compared, never timings.
  *
  * <p>The caller and the service are two WARs on one server; the proxy runs in the test JVM on loopback, so every
@@ -56,8 +58,11 @@ class JavaCallerIT {
     /** Logical calls of the keyed run: a few hundred, so the pattern hits every kind of fault many times. */
     private static final int KEYED_CALLS = 200;
 
-    /** Enough for the keyless run to show duplicates. */
-    private static final int KEYLESS_CALLS = 30;
+    /** Logical calls of the Fault Tolerance run. */
+    private static final int FAULT_TOLERANCE_CALLS = 100;
+
+    /** Enough for a run without the library to show duplicates. */
+    private static final int UNKEYED_CALLS = 30;
 
     /** Every third request's answer is cut after the commit; every fifth other one is withheld. */
     private static final IntFunction<Fault> EVERY_THIRD_CUT_EVERY_FIFTH_WITHHELD =
@@ -77,7 +82,7 @@ class JavaCallerIT {
     @Deployment(name = "caller", managed = false, testable = false)
     static WebArchive caller() {
         return ShrinkWrap.create(WebArchive.class, "caller.war")
-                .addClasses(KeyedCallerApplication.class, CallerRunResource.class)
+                .addClasses(KeyedCallerApplication.class, CallerRunResource.class, FaultTolerantCustomers.class)
                 .addAsLibrary(new File(System.getProperty("client.jar")), "idempotency-client.jar");
     }
 
@@ -93,23 +98,46 @@ class JavaCallerIT {
 
     @Test
     void aKeyedCallerThroughLostAnswersMakesEachEffectOnceAndGetsTheFirstExecutionsId() throws Exception {
-        Run run = deployed(() -> run(KEYED_CALLS, true));
+        Run run = deployed(() -> run(KEYED_CALLS, "invoker"));
 
-        System.out.println("JavaCallerIT with idempotency-client: " + run);
-        assertEquals(0, run.duplicates(), run.toString());
-        for (int i = 0; i < KEYED_CALLS; i++) {
-            assertEquals(run.firstExecutionId(i), run.returnedId(i), "call " + i + ": " + run);
-        }
-        assertTrue(run.retries() > 0, "no call was retried, so no fault hit: " + run);
-        assertTrue(run.replayed() > 0, "no answer was a replay: " + run);
+        System.out.println("JavaCallerIT with idempotency-client's invoker: " + run);
+        assertEachEffectOnceWithItsFirstId(run);
     }
 
     @Test
     void aCallerRetryingWithoutTheLibraryMakesDuplicatesThroughTheSameFaults() throws Exception {
-        Run run = deployed(() -> run(KEYLESS_CALLS, false));
+        Run run = deployed(() -> run(UNKEYED_CALLS, "naive"));
 
         System.out.println("JavaCallerIT without idempotency-client: " + run);
         assertTrue(run.duplicates() > 0, "the faults must make duplicates without keys: " + run);
+    }
+
+    /** {@code @KeyedCall} runs outside Fault Tolerance's {@code @Retry}: its retries share the call's key. */
+    @Test
+    void faultTolerancesRetriesInsideAKeyedCallKeepOneKeyAndMakeEachEffectOnce() throws Exception {
+        Run run = deployed(() -> run(FAULT_TOLERANCE_CALLS, "fault-tolerance"));
+
+        System.out.println("JavaCallerIT with @Retry inside @KeyedCall: " + run);
+        assertEachEffectOnceWithItsFirstId(run);
+    }
+
+    /** The same {@code @Retry} without {@code @KeyedCall}: the filter keys each attempt anew, so each one runs. */
+    @Test
+    void faultTolerancesRetriesWithoutAKeyedCallGetANewKeyEachAndMakeDuplicates() throws Exception {
+        Run run = deployed(() -> run(UNKEYED_CALLS, "fault-tolerance-alone"));
+
+        System.out.println("JavaCallerIT with @Retry alone: " + run);
+        assertTrue(run.retries() > 0, "no call was retried, so no fault hit: " + run);
+        assertTrue(run.duplicates() > 0, "a new key per attempt must make duplicates: " + run);
+    }
+
+    private static void assertEachEffectOnceWithItsFirstId(Run run) {
+        assertEquals(0, run.duplicates(), run.toString());
+        for (int i = 0; i < run.calls(); i++) {
+            assertEquals(run.firstExecutionId(i), run.returnedId(i), "call " + i + ": " + run);
+        }
+        assertTrue(run.retries() > 0, "no call was retried, so no fault hit: " + run);
+        assertTrue(run.replayed() > 0, "no answer was a replay: " + run);
     }
 
     /** Runs {@code body} while the service and the caller are deployed. */
@@ -124,23 +152,23 @@ class JavaCallerIT {
         }
     }
 
-    private static Run run(int calls, boolean keyed) throws Exception {
+    private static Run run(int calls, String how) throws Exception {
         URI service = TestServer.context("customers");
         String prefix = "caller-" + UUID.randomUUID().toString().substring(0, 8) + "-";
         try (FaultProxy proxy = new FaultProxy(service.getPort())) {
             String throughProxy = proxy.through(service.toURL()).toString();
             // A first call pays the deployments' warm-up, which must not run into the read timeout.
-            callerRun(throughProxy, prefix + "warm-up-", 1, keyed);
+            callerRun(throughProxy, prefix + "warm-up-", 1, how);
             proxy.armEach(EVERY_THIRD_CUT_EVERY_FIFTH_WITHHELD);
-            List<String> lines = callerRun(throughProxy, prefix, calls, keyed);
+            List<String> lines = callerRun(throughProxy, prefix, calls, how);
             return new Run(prefix, calls, lines, proxy.requestsSeen());
         }
     }
 
-    private static List<String> callerRun(String target, String prefix, int count, boolean keyed) throws Exception {
+    private static List<String> callerRun(String target, String prefix, int count, String how) throws Exception {
         URI runs = TestServer.context("caller")
                 .resolve("api/runs?target=" + URLEncoder.encode(target, StandardCharsets.UTF_8) + "&prefix=" + prefix
-                        + "&count=" + count + "&keyed=" + keyed);
+                        + "&count=" + count + "&how=" + how);
         HttpResponse<String> answer = HttpClient.newHttpClient()
                 .send(
                         HttpRequest.newBuilder(runs)

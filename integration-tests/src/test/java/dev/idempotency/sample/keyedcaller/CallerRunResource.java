@@ -4,6 +4,8 @@ import dev.idempotency.client.CallResult;
 import dev.idempotency.client.RetryPolicy;
 import dev.idempotency.client.jaxrs.IdempotencyKeyFilter;
 import dev.idempotency.client.jaxrs.IdempotentInvoker;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.ProcessingException;
@@ -22,12 +24,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One run of {@code count} logical calls, one after another, each creating the customer {@code prefix + i}. The
- * answer is one line per call ({@code <i> <id> <attempts> <replayed>}) for the test to compare with the table.
+ * One run of {@code count} logical calls, one after another, each creating the customer {@code prefix + i}, made as
+ * {@code how} says: {@code invoker} ({@code IdempotentInvoker}), {@code naive} (a hand-written keyless retry),
+ * {@code fault-tolerance} ({@code @Retry} inside {@code @KeyedCall}) or {@code fault-tolerance-alone} ({@code
+ * @Retry}, every request keyed by the filter on its own). The answer is one line per call ({@code <i> <id>
+ * <attempts> <replayed>}) for the test to compare with the table.
  */
+@RequestScoped // a CDI bean, so that the Fault Tolerance bean is injected
 @Path("runs")
 public class CallerRunResource {
-    private static final String API_KEY = "Bearer sk_test_java_caller";
+    @Inject
+    FaultTolerantCustomers faultTolerant;
+
+    static final String API_KEY = "Bearer sk_test_java_caller";
     private static final Pattern ID = Pattern.compile("\"id\"\\s*:\\s*\"(cus_[0-9]+)\"");
     /** The attempts a hand-written retry makes, as many as the library's policy below allows. */
     private static final int NAIVE_ATTEMPTS = 5;
@@ -45,7 +54,7 @@ public class CallerRunResource {
             @QueryParam("target") String target,
             @QueryParam("prefix") String prefix,
             @QueryParam("count") int count,
-            @QueryParam("keyed") boolean keyed) {
+            @QueryParam("how") String how) {
         // A read timeout the proxy's withheld answers run into.
         Client client = ClientBuilder.newBuilder()
                 .connectTimeout(2, TimeUnit.SECONDS)
@@ -53,21 +62,38 @@ public class CallerRunResource {
                 .build();
         StringBuilder lines = new StringBuilder();
         try {
-            if (keyed) {
+            if (!"naive".equals(how)) {
                 client.register(IdempotencyKeyFilter.class);
             }
             WebTarget customers = client.target(target).path("v1/customers");
             for (int i = 0; i < count; i++) {
                 Entity<Form> form = Entity.form(new Form("name", prefix + i));
-                lines.append(i)
-                        .append(' ')
-                        .append(keyed ? keyedCall(customers, form) : naiveCall(customers, form))
-                        .append('\n');
+                lines.append(i).append(' ').append(call(how, customers, form)).append('\n');
             }
         } finally {
             client.close();
         }
         return lines.toString();
+    }
+
+    private String call(String how, WebTarget customers, Entity<Form> form) {
+        switch (how) {
+            case "invoker":
+                return keyedCall(customers, form);
+            case "naive":
+                return naiveCall(customers, form);
+            case "fault-tolerance":
+            case "fault-tolerance-alone":
+                int before = faultTolerant.attemptsSoFar();
+                String[] idAndReplayed = ("fault-tolerance".equals(how)
+                                ? faultTolerant.create(customers, form)
+                                : faultTolerant.createWithoutCall(customers, form))
+                        .split(" ");
+                return idAndReplayed[0] + " " + (faultTolerant.attemptsSoFar() - before) + " " + idAndReplayed[1];
+            default:
+                throw new IllegalArgumentException(
+                        "how: invoker, naive, fault-tolerance or fault-tolerance-alone; was " + how);
+        }
     }
 
     private static String keyedCall(WebTarget customers, Entity<Form> form) {
@@ -98,7 +124,7 @@ public class CallerRunResource {
         }
     }
 
-    private static String idOf(Response answer) {
+    static String idOf(Response answer) {
         String body = answer.readEntity(String.class);
         Matcher id = ID.matcher(body);
         if (answer.getStatus() != 200 || !id.find()) {
