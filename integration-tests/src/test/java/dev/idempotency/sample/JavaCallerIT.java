@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.foreign.customers.CustomerServlet;
+import dev.idempotency.sample.keyedcaller.AttemptCounter;
 import dev.idempotency.sample.keyedcaller.CallerRunResource;
+import dev.idempotency.sample.keyedcaller.CustomersClient;
 import dev.idempotency.sample.keyedcaller.FaultTolerantCustomers;
 import dev.idempotency.sample.keyedcaller.KeyedCallerApplication;
 import dev.idempotency.sample.support.Database;
@@ -35,6 +37,7 @@ import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -61,6 +64,9 @@ class JavaCallerIT {
     /** Logical calls of the Fault Tolerance run. */
     private static final int FAULT_TOLERANCE_CALLS = 100;
 
+    /** Logical calls of the Rest Client run, whose retries wait the default back-off for real on the server. */
+    private static final int REST_CLIENT_CALLS = 60;
+
     /** Enough for a run without the library to show duplicates. */
     private static final int UNKEYED_CALLS = 30;
 
@@ -78,11 +84,28 @@ class JavaCallerIT {
                         new StringAsset(foreignFile("customers-idempotency.properties")), "idempotency.properties");
     }
 
+    /**
+     * The proxy every call goes through, for the whole class: the caller's Rest Client reads its port from the
+     * WAR's configuration, written when the deployment is made.
+     */
+    private static final FaultProxy PROXY =
+            new FaultProxy(TestServer.context("customers").getPort());
+
     /** The caller: no filter, only the client jar. */
     @Deployment(name = "caller", managed = false, testable = false)
-    static WebArchive caller() {
+    static WebArchive caller() throws IOException {
+        String restClient = "customers/mp-rest/url="
+                + PROXY.through(TestServer.context("customers").toURL()) + "\n"
+                + "customers/mp-rest/readTimeout=1000\n"
+                + "customers/mp-rest/connectTimeout=2000\n";
         return ShrinkWrap.create(WebArchive.class, "caller.war")
-                .addClasses(KeyedCallerApplication.class, CallerRunResource.class, FaultTolerantCustomers.class)
+                .addClasses(
+                        KeyedCallerApplication.class,
+                        CallerRunResource.class,
+                        FaultTolerantCustomers.class,
+                        CustomersClient.class,
+                        AttemptCounter.class)
+                .addAsResource(new StringAsset(restClient), "META-INF/microprofile-config.properties")
                 .addAsLibrary(new File(System.getProperty("client.jar")), "idempotency-client.jar");
     }
 
@@ -131,6 +154,23 @@ class JavaCallerIT {
         assertTrue(run.duplicates() > 0, "a new key per attempt must make duplicates: " + run);
     }
 
+    /**
+     * A Rest Client interface with the filter as a provider and {@code @KeyedCall(retry = true)}: the library's own
+     * retry, without Fault Tolerance, reading the Rest Client's exceptions for a status or a lost answer.
+     */
+    @Test
+    void aRestClientWithKeyedCallRetriesByItselfAndMakesEachEffectOnce() throws Exception {
+        Run run = deployed(() -> run(REST_CLIENT_CALLS, "rest-client"));
+
+        System.out.println("JavaCallerIT with a Rest Client and @KeyedCall(retry = true): " + run);
+        assertEachEffectOnceWithItsFirstId(run);
+    }
+
+    @AfterAll
+    static void closeProxy() throws IOException {
+        PROXY.close();
+    }
+
     private static void assertEachEffectOnceWithItsFirstId(Run run) {
         assertEquals(0, run.duplicates(), run.toString());
         for (int i = 0; i < run.calls(); i++) {
@@ -153,16 +193,15 @@ class JavaCallerIT {
     }
 
     private static Run run(int calls, String how) throws Exception {
-        URI service = TestServer.context("customers");
+        String throughProxy =
+                PROXY.through(TestServer.context("customers").toURL()).toString();
         String prefix = "caller-" + UUID.randomUUID().toString().substring(0, 8) + "-";
-        try (FaultProxy proxy = new FaultProxy(service.getPort())) {
-            String throughProxy = proxy.through(service.toURL()).toString();
-            // A first call pays the deployments' warm-up, which must not run into the read timeout.
-            callerRun(throughProxy, prefix + "warm-up-", 1, how);
-            proxy.armEach(EVERY_THIRD_CUT_EVERY_FIFTH_WITHHELD);
-            List<String> lines = callerRun(throughProxy, prefix, calls, how);
-            return new Run(prefix, calls, lines, proxy.requestsSeen());
-        }
+        // A first call pays the deployments' warm-up, which must not run into the read timeout.
+        PROXY.armEach(request -> Fault.NONE);
+        callerRun(throughProxy, prefix + "warm-up-", 1, how);
+        PROXY.armEach(EVERY_THIRD_CUT_EVERY_FIFTH_WITHHELD);
+        List<String> lines = callerRun(throughProxy, prefix, calls, how);
+        return new Run(prefix, calls, lines, PROXY.requestsSeen());
     }
 
     private static List<String> callerRun(String target, String prefix, int count, String how) throws Exception {

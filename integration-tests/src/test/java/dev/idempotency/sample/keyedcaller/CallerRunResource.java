@@ -1,6 +1,7 @@
 package dev.idempotency.sample.keyedcaller;
 
 import dev.idempotency.client.CallResult;
+import dev.idempotency.client.IdempotentCall;
 import dev.idempotency.client.RetryPolicy;
 import dev.idempotency.client.jaxrs.IdempotencyKeyFilter;
 import dev.idempotency.client.jaxrs.IdempotentInvoker;
@@ -22,12 +23,13 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
  * One run of {@code count} logical calls, one after another, each creating the customer {@code prefix + i}, made as
  * {@code how} says: {@code invoker} ({@code IdempotentInvoker}), {@code naive} (a hand-written keyless retry),
- * {@code fault-tolerance} ({@code @Retry} inside {@code @KeyedCall}) or {@code fault-tolerance-alone} ({@code
- * @Retry}, every request keyed by the filter on its own). The answer is one line per call ({@code <i> <id>
+ * {@code fault-tolerance} ({@code @Retry} inside {@code @KeyedCall}), {@code fault-tolerance-alone} ({@code
+ * @Retry}, every request keyed by the filter on its own) or {@code rest-client} ({@link CustomersClient}). The answer is one line per call ({@code <i> <id>
  * <attempts> <replayed>}) for the test to compare with the table.
  */
 @RequestScoped // a CDI bean, so that the Fault Tolerance bean is injected
@@ -35,6 +37,10 @@ import java.util.regex.Pattern;
 public class CallerRunResource {
     @Inject
     FaultTolerantCustomers faultTolerant;
+
+    @Inject
+    @RestClient
+    CustomersClient restClient;
 
     static final String API_KEY = "Bearer sk_test_java_caller";
     private static final Pattern ID = Pattern.compile("\"id\"\\s*:\\s*\"(cus_[0-9]+)\"");
@@ -93,6 +99,19 @@ public class CallerRunResource {
             default:
                 throw new IllegalArgumentException(
                         "how: invoker, naive, fault-tolerance or fault-tolerance-alone; was " + how);
+        }
+    }
+
+    /** A call opened around the Rest Client method, only to read whether its answer was a replay. */
+    private String restClientCall(Form form) {
+        int before = AttemptCounter.SENT.get();
+        try (IdempotentCall call = IdempotentCall.open()) {
+            String body = restClient.create(API_KEY, form);
+            Matcher id = ID.matcher(body);
+            if (!id.find()) {
+                throw new IllegalStateException("no id in " + body);
+            }
+            return id.group(1) + " " + (AttemptCounter.SENT.get() - before) + " " + call.isReplayed();
         }
     }
 
