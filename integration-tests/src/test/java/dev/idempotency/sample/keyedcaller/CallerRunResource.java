@@ -96,9 +96,11 @@ public class CallerRunResource {
                                 : faultTolerant.createWithoutCall(customers, form))
                         .split(" ");
                 return idAndReplayed[0] + " " + (faultTolerant.attemptsSoFar() - before) + " " + idAndReplayed[1];
+            case "rest-client":
+                return restClientCall(form.getEntity());
             default:
                 throw new IllegalArgumentException(
-                        "how: invoker, naive, fault-tolerance or fault-tolerance-alone; was " + how);
+                        "how: invoker, naive, fault-tolerance, fault-tolerance-alone or rest-client; was " + how);
         }
     }
 
