@@ -62,15 +62,20 @@ public class KeyedCallInterceptor {
 
     /**
      * What one attempt ended with: a value, or the Rest Client's exception for an error status, read as an
-     * answer with that status and headers so that the policy decides on it as on any answer.
+     * answer with that status and headers so that the policy decides on it as on any answer. A value has no
+     * headers of its own: whether it was a replay is what {@code IdempotencyKeyFilter} recorded on the call as the
+     * answer passed, carried on here so that the loop's own record of the answer keeps it.
      */
     private static final class Outcome {
         private final Object value;
         private final WebApplicationException error;
+        private final boolean replayed;
 
         private Outcome(Object value, WebApplicationException error) {
             this.value = value;
             this.error = error;
+            this.replayed =
+                    IdempotentCall.current().map(IdempotentCall::isReplayed).orElse(false);
         }
 
         static Outcome of(InvocationContext invocation) {
@@ -95,7 +100,10 @@ public class KeyedCallInterceptor {
         }
 
         String header(String name) {
-            return error == null ? null : error.getResponse().getHeaderString(name);
+            if (error != null) {
+                return error.getResponse().getHeaderString(name);
+            }
+            return replayed && IdempotentCall.REPLAYED_HEADER.equalsIgnoreCase(name) ? "true" : null;
         }
 
         Object valueOrThrow() {

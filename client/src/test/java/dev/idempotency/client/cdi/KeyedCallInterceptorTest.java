@@ -22,6 +22,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -131,6 +132,22 @@ class KeyedCallInterceptorTest {
         assertEquals(List.of(Duration.ofMillis(1250), Duration.ofMillis(500)), waits);
         assertEquals(3, keysSeen.size());
         assertEquals(1, keysSeen.stream().distinct().count());
+    }
+
+    @Test
+    void keepsTheReplayTheFilterRecordedWhenItRetriesItself() throws Exception {
+        attempts.add(() -> {
+            throw new ProcessingException(new SocketTimeoutException("Read timed out"));
+        });
+        attempts.add(() -> {
+            // What IdempotencyKeyFilter does as the replayed answer passes.
+            IdempotentCall.current().orElseThrow().recordAnswer(Map.of("Idempotent-Replayed", "true")::get);
+            return "charged";
+        });
+        try (IdempotentCall call = IdempotentCall.open()) {
+            assertEquals("charged", invoke("chargeWithRetries"));
+            assertTrue(call.isReplayed());
+        }
     }
 
     @Test
