@@ -44,10 +44,14 @@ public final class IdempotentCall implements AutoCloseable {
     private static final ThreadLocal<State> CURRENT = new ThreadLocal<>();
 
     private final State state;
+    /** Whether this handle counts towards the call's opens; a handle from {@link #current()} does not. */
+    private final boolean opened;
+
     private boolean closed;
 
-    private IdempotentCall(State state) {
+    private IdempotentCall(State state, boolean opened) {
         this.state = state;
+        this.opened = opened;
     }
 
     /** Opens a logical call on this thread, or joins the one already open. */
@@ -78,13 +82,13 @@ public final class IdempotentCall implements AutoCloseable {
         } else {
             state.depth++;
         }
-        return new IdempotentCall(state);
+        return new IdempotentCall(state, true);
     }
 
-    /** The call open on this thread, or empty. */
+    /** The call open on this thread, or empty; closing the handle it gives does not end the call. */
     public static Optional<IdempotentCall> current() {
         State state = CURRENT.get();
-        return state == null ? Optional.empty() : Optional.of(new IdempotentCall(state));
+        return state == null ? Optional.empty() : Optional.of(new IdempotentCall(state, false));
     }
 
     /**
@@ -141,10 +145,13 @@ public final class IdempotentCall implements AutoCloseable {
         return value != null && "true".equalsIgnoreCase(value.trim());
     }
 
-    /** Ends the call if this is its outermost handle; a second close of one handle does nothing. */
+    /**
+     * Ends the call if this is its outermost open; a second close of one handle, and the close of a handle from
+     * {@link #current()}, do nothing.
+     */
     @Override
     public void close() {
-        if (closed) {
+        if (closed || !opened) {
             return;
         }
         closed = true;

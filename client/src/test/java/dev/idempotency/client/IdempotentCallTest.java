@@ -69,6 +69,15 @@ class IdempotentCallTest {
     }
 
     @Test
+    void closingTheCurrentHandleLeavesTheCallOpen() {
+        try (IdempotentCall call = IdempotentCall.open()) {
+            IdempotentCall.current().get().close();
+            assertTrue(IdempotentCall.current().isPresent());
+            assertEquals(call.key(), IdempotentCall.current().get().key());
+        }
+    }
+
+    @Test
     void isNotSeenOnAnotherThread() throws Exception {
         try (IdempotentCall call = IdempotentCall.open()) {
             assertFalse(
