@@ -1,0 +1,7 @@
+package dev.idempotency.sample.keyedcaller;
+
+import jakarta.ws.rs.ApplicationPath;
+import jakarta.ws.rs.core.Application;
+
+@ApplicationPath("api")
+public class KeyedCallerApplication extends Application {}
