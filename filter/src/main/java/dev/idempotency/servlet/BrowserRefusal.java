@@ -24,14 +24,16 @@ final class BrowserRefusal {
     private BrowserRefusal() {}
 
     /**
-     * Whether this request's refusal is for a person: a form post to an operation that takes keys from a form
-     * field, or a request whose {@code Accept} names HTML. API clients keep their problem documents.
+     * Whether this request's refusal is for a person: a form post without a key header to an operation that takes
+     * keys from a form field (a browser's), or a request whose {@code Accept} names HTML. API clients, which send the
+     * key header, keep their problem documents, form bodies included.
      */
     static boolean wanted(HttpServletRequest request, IdempotencyConfig config, Operation operation) {
         String accept = request.getHeader("Accept");
-        return (config.policyOf(operation).keyField().isPresent()
-                        && BufferedBodyRequest.isForm(request.getContentType()))
-                || (accept != null && accept.toLowerCase(Locale.ROOT).contains("text/html"));
+        boolean browserForm = request.getHeader(config.keyHeader()) == null
+                && config.policyOf(operation).keyField().isPresent()
+                && BufferedBodyRequest.isForm(request.getContentType());
+        return browserForm || (accept != null && accept.toLowerCase(Locale.ROOT).contains("text/html"));
     }
 
     static void send(HttpServletRequest request, HttpServletResponse response, Reply.Refusal refusal)
