@@ -47,7 +47,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The caller's half (issue 41): a Java caller that the filter does not cover, deployed on WildFly, calls a covered
  * service through the fault-injecting proxy of {@link ClientMatrixIT}, which cuts answers after the commit and
- * withholds others past the caller's read timeout. With {@code idempotency-client} (one registration, and the
+ * withholds others past the caller's read timeout (500 ms). With {@code idempotency-client} (one registration, and the
  * invoker for its retries, or {@code @KeyedCall} around Fault Tolerance's {@code @Retry}) every logical call makes
  * its effect once and gets the first execution's id; without it (a hand-written keyless retry, or {@code @Retry}
  * without {@code @KeyedCall}), the same faults make duplicates. The pattern is counted in requests; only
@@ -65,16 +65,16 @@ class JavaCallerIT {
      * Logical calls of the keyed run; with the other runs a few hundred, so the pattern hits every kind of fault many
      * times, within the test run's time budget.
      */
-    private static final int KEYED_CALLS = 100;
+    private static final int KEYED_CALLS = 60;
 
     /** Logical calls of the Fault Tolerance run. */
-    private static final int FAULT_TOLERANCE_CALLS = 60;
+    private static final int FAULT_TOLERANCE_CALLS = 40;
 
     /** Logical calls of the Rest Client run, whose retries wait the default back-off for real on the server. */
-    private static final int REST_CLIENT_CALLS = 40;
+    private static final int REST_CLIENT_CALLS = 30;
 
     /** Enough for a run without the library to show duplicates. */
-    private static final int UNKEYED_CALLS = 20;
+    private static final int UNKEYED_CALLS = 10;
 
     /** Every third request's answer is cut after the commit; every fifth other one is withheld. */
     private static final IntFunction<Fault> EVERY_THIRD_CUT_EVERY_FIFTH_WITHHELD =
@@ -102,7 +102,7 @@ class JavaCallerIT {
     static WebArchive caller() throws IOException {
         String restClient = "customers/mp-rest/url="
                 + PROXY.through(TestServer.context("customers").toURL()) + "\n"
-                + "customers/mp-rest/readTimeout=1000\n"
+                + "customers/mp-rest/readTimeout=500\n"
                 + "customers/mp-rest/connectTimeout=2000\n"
                 // One client for the application, closed with it: the default (@Dependent in the request-scoped
                 // resource) leaves one unclosed client per request, which RESTEasy's cleaner warns of.

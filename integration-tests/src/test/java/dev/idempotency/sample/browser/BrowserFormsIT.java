@@ -17,8 +17,9 @@ import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -50,21 +51,30 @@ class BrowserFormsIT {
     @ArquillianResource
     URL base;
 
+    /** One browser for the class; each test starts as a new visitor, with no cookie and so no session. */
+    private static ChromeDriver browser;
+
     private Api api;
-    private ChromeDriver browser;
     private long account;
 
-    @BeforeEach
-    void anAccountAndABrowser() {
-        api = new Api(base);
-        account = api.openAccount("alice", OPENING_BALANCE);
+    @BeforeAll
+    static void aBrowser() {
         browser = HeadlessChromium.startImpatient();
         // Every find waits for its element to appear (a state of the page), never for a time.
         browser.manage().timeouts().implicitlyWait(Duration.ofSeconds(30));
     }
 
-    @AfterEach
-    void closeTheBrowser() {
+    @BeforeEach
+    void anAccountAndANewVisitor() {
+        api = new Api(base);
+        account = api.openAccount("alice", OPENING_BALANCE);
+        browser.get(base + "forms/topped-up.jsp");
+        browser.findElement(By.id("balance"));
+        browser.manage().deleteAllCookies();
+    }
+
+    @AfterAll
+    static void closeTheBrowser() {
         if (browser != null) {
             browser.quit();
         }

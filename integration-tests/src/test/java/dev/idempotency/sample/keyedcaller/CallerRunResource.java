@@ -64,7 +64,7 @@ public class CallerRunResource {
         // A read timeout the proxy's withheld answers run into.
         Client client = ClientBuilder.newBuilder()
                 .connectTimeout(2, TimeUnit.SECONDS)
-                .readTimeout(1, TimeUnit.SECONDS)
+                .readTimeout(500, TimeUnit.MILLISECONDS)
                 .build();
         StringBuilder lines = new StringBuilder();
         try {
