@@ -30,7 +30,7 @@ final class BrowserRefusal {
     static boolean wanted(HttpServletRequest request, IdempotencyConfig config, Operation operation) {
         String accept = request.getHeader("Accept");
         return (config.policyOf(operation).keyField().isPresent()
-                        && BufferedBodyRequest.isForm(request.getContentType()))
+                        && BufferedBodyRequest.postsForm(request.getContentType()))
                 || (accept != null && accept.toLowerCase(Locale.ROOT).contains("text/html"));
     }
 
