@@ -87,8 +87,10 @@ public final class RequestCanonicalizer {
 
     /**
      * The same, for a body held in segments, read where it lies: a JSON body is parsed from a stream over its
-     * segments, and an opaque body hashed segment by segment, so no second copy of the body is made (a form body,
-     * decoded pair by pair, is the exception: it is copied into one array while it is decoded).
+     * segments, an opaque body hashed segment by segment, and a multipart body's parts read where they lie (a text
+     * part is copied while it is decoded, a file part hashed in place), so no second copy of the body is made (an
+     * urlencoded form body, decoded pair by pair, is the exception: it is copied into one array while it is
+     * decoded).
      */
     public CanonicalRequest canonicalize(
             String method,
