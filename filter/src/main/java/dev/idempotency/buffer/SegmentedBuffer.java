@@ -197,6 +197,20 @@ public final class SegmentedBuffer {
             return size - consumed;
         }
 
+        /** Moves past whole segments at once, so a part of a multipart body is reached without reading up to it. */
+        @Override
+        public long skip(long count) {
+            long left = Math.max(0, Math.min(count, (long) size - consumed));
+            long skipped = left;
+            while (left > 0 && advanceToData()) {
+                int n = (int) Math.min(left, used(segment) - position);
+                position += n;
+                consumed += n;
+                left -= n;
+            }
+            return skipped;
+        }
+
         /** Moves past exhausted segments; false at the end of the bytes. */
         private boolean advanceToData() {
             while (segment < segments.size() && position == used(segment)) {

@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>{@code /body/json/<member>[/<member>...]}: a member of a JSON object in the body, at any depth;
- *   <li>{@code /body/form/<name>}: every pair of that name in an urlencoded form body;
+ *   <li>{@code /body/form/<name>}: every pair of that name in an urlencoded form body, and every part of that name
+ *       in a {@code multipart/form-data} body;
  *   <li>{@code /query/<name>}: every pair of that name in the query string, as sent.
  * </ul>
  *

@@ -37,7 +37,15 @@ import java.util.stream.Collectors;
  *       {"json": ...}}. Member order, whitespace and number spelling do not matter.
  *   <li>{@code application/x-www-form-urlencoded}: the decoded name/value pairs sorted by name, then value,
  *       stored as {@code {"form": [[name, value], ...]}}.
- *   <li>anything else, and JSON or form bodies that do not parse: {@code {"mediaType": ..., "sha256": ...}},
+ *   <li>{@code multipart/form-data} ({@link MultipartForm}): the same {@code {"form": [[name, value], ...]}}, one
+ *       pair per part, sorted alike. A text part's value is its text, in the charset of its {@code Content-Type},
+ *       UTF-8 if none; a file part's (one with a {@code filename}) is {@code
+ *       file:<filename>;<content type>;sha256:<hex>}, its content type lower-cased with spaces removed, empty if it
+ *       has none. The boundary, which a browser draws anew on every submit, and the part order do not count, so a
+ *       form posted twice is one request; the key field and {@code ignore=/body/form/<name>} leave parts out as
+ *       they leave out pairs.
+ *   <li>anything else, and JSON or form bodies that do not parse (a multipart body that is not well formed, or
+ *       whose text part is not valid in its charset): {@code {"mediaType": ..., "sha256": ...}},
  *       the lower-cased content type and the SHA-256 of the exact bytes.
  *   <li>no body at all: {@code null}.
  * </ul>
@@ -79,8 +87,10 @@ public final class RequestCanonicalizer {
 
     /**
      * The same, for a body held in segments, read where it lies: a JSON body is parsed from a stream over its
-     * segments, and an opaque body hashed segment by segment, so no second copy of the body is made (a form body,
-     * decoded pair by pair, is the exception: it is copied into one array while it is decoded).
+     * segments, an opaque body hashed segment by segment, and a multipart body's parts read where they lie (a text
+     * part is copied while it is decoded, a file part hashed in place), so no second copy of the body is made (an
+     * urlencoded form body, decoded pair by pair, is the exception: it is copied into one array while it is
+     * decoded).
      */
     public CanonicalRequest canonicalize(
             String method,
@@ -139,6 +149,11 @@ public final class RequestCanonicalizer {
             if (form.isPresent()) {
                 return NODES.objectNode().set("form", form.get());
             }
+        } else if (mediaType.equals("multipart/form-data")) {
+            Optional<ArrayNode> form = sortedParts(contentType, body);
+            if (form.isPresent()) {
+                return NODES.objectNode().set("form", form.get());
+            }
         }
         ObjectNode opaque = NODES.objectNode();
         opaque.put(
@@ -170,12 +185,44 @@ public final class RequestCanonicalizer {
                 start = i + 1;
             }
         }
+        return Optional.of(sorted(pairs));
+    }
+
+    /**
+     * One pair per part, or empty if the body is not a well-formed form or a text part is not valid in its charset.
+     * A file part is hashed where it lies, so a large upload is not copied.
+     */
+    private static Optional<ArrayNode> sortedParts(String contentType, SegmentedBuffer body) {
+        Optional<MultipartForm> multipart = MultipartForm.parse(contentType, body);
+        if (!multipart.isPresent()) {
+            return Optional.empty();
+        }
+        List<String[]> pairs = new ArrayList<>();
+        for (MultipartForm.Part part : multipart.get().parts()) {
+            Optional<String> value;
+            if (part.fileName().isPresent()) {
+                String type = part.contentType() == null ? "" : part.contentType();
+                value = Optional.of("file:" + part.fileName().get() + ";"
+                        + type.replace(" ", "").toLowerCase(Locale.ROOT) + ";sha256:"
+                        + sha256(part.newInputStream()));
+            } else {
+                value = part.strictText();
+            }
+            if (!value.isPresent()) {
+                return Optional.empty();
+            }
+            pairs.add(new String[] {part.name(), value.get()});
+        }
+        return Optional.of(sorted(pairs));
+    }
+
+    private static ArrayNode sorted(List<String[]> pairs) {
         pairs.sort((a, b) -> a[0].equals(b[0]) ? a[1].compareTo(b[1]) : a[0].compareTo(b[0]));
         ArrayNode form = NODES.arrayNode();
         for (String[] pair : pairs) {
             form.addArray().add(pair[0]).add(pair[1]);
         }
-        return Optional.of(form);
+        return form;
     }
 
     private static Optional<String> decode(byte[] body, int from, int to, Charset charset) {
@@ -239,6 +286,10 @@ public final class RequestCanonicalizer {
     }
 
     private static String sha256(SegmentedBuffer body) {
+        return sha256(body.newInputStream());
+    }
+
+    private static String sha256(InputStream bytes) {
         MessageDigest digest;
         try {
             digest = MessageDigest.getInstance("SHA-256");
@@ -246,7 +297,7 @@ public final class RequestCanonicalizer {
             throw new IllegalStateException("every Java runtime has SHA-256", e);
         }
         byte[] piece = new byte[8192];
-        try (InputStream in = body.newInputStream()) {
+        try (InputStream in = bytes) {
             for (int n = in.read(piece); n != -1; n = in.read(piece)) {
                 digest.update(piece, 0, n);
             }

@@ -32,7 +32,7 @@ final class BrowserRefusal {
         String accept = request.getHeader("Accept");
         boolean browserForm = request.getHeader(config.keyHeader()) == null
                 && config.policyOf(operation).keyField().isPresent()
-                && BufferedBodyRequest.isForm(request.getContentType());
+                && BufferedBodyRequest.postsForm(request.getContentType());
         return browserForm || (accept != null && accept.toLowerCase(Locale.ROOT).contains("text/html"));
     }
 

@@ -1,13 +1,16 @@
 package dev.idempotency.servlet;
 
 import dev.idempotency.buffer.SegmentedBuffer;
+import dev.idempotency.canonical.MultipartForm;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.Part;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,17 +19,21 @@ import java.io.UnsupportedEncodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A request whose body was read once, under a size cap, so the filter can canonicalize it and the
- * application can still read it. Form parameters are parsed from the buffered body, because the
- * container can no longer read them from the consumed stream.
+ * application can still read it. Form parameters, and the parts of a {@code multipart/form-data} body, are parsed
+ * from the buffered body, because the container can no longer read them from the consumed stream. A multipart
+ * body's text parts are its parameters, as a container makes them for a servlet with {@code @MultipartConfig};
+ * the parts are served whether or not the servlet has one, and the operation's body size limit is their only limit.
  *
  * <p>The body is held once, in a {@link SegmentedBuffer}, for as long as the application runs: the filter reads
  * it there to canonicalize it, and the application's stream and reader read the same segments.
@@ -44,6 +51,9 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
     private ServletInputStream stream;
     private BufferedReader reader;
     private Map<String, String[]> formParameters;
+    /** The multipart body's parts, parsed on first use; {@code null} until then. */
+    private Optional<MultipartForm> multipart;
+
     private boolean asyncAttempted;
 
     private BufferedBodyRequest(HttpServletRequest request, SegmentedBuffer body) {
@@ -164,15 +174,18 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
 
     @Override
     public Map<String, String[]> getParameterMap() {
-        if (!isForm(getContentType())) {
+        boolean multipartBody = MultipartForm.isMultipart(getContentType());
+        if (!isForm(getContentType()) && !multipartBody) {
             return super.getParameterMap();
         }
         if (formParameters == null) {
             Map<String, List<String>> values = FormPairs.decode(getQueryString(), StandardCharsets.UTF_8);
-            // The parameters hold the decoded text anyway; the array it is decoded from is let go at once.
-            FormPairs.decode(new String(body.toByteArray(), charset()), charset())
-                    .forEach((name, list) ->
-                            values.computeIfAbsent(name, n -> new ArrayList<>()).addAll(list));
+            Map<String, List<String>> inBody = multipartBody
+                    ? textParts()
+                    // The parameters hold the decoded text anyway; the array it is decoded from is let go at once.
+                    : FormPairs.decode(new String(body.toByteArray(), charset()), charset());
+            inBody.forEach((name, list) ->
+                    values.computeIfAbsent(name, n -> new ArrayList<>()).addAll(list));
             Map<String, String[]> parameters = new LinkedHashMap<>();
             values.forEach((name, list) -> parameters.put(name, list.toArray(new String[0])));
             formParameters = Collections.unmodifiableMap(parameters);
@@ -181,10 +194,13 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
     }
 
     /**
-     * The values of one field of an urlencoded form body, in the order sent; the query string's pairs are not
-     * among them. Empty for any other body.
+     * The values of one field of a form body, urlencoded or multipart (its text parts), in the order sent; the
+     * query string's pairs are not among them. Empty for any other body.
      */
     public List<String> formBodyValues(String name) {
+        if (MultipartForm.isMultipart(getContentType())) {
+            return textParts().getOrDefault(name, Collections.emptyList());
+        }
         if (!isForm(getContentType())) {
             return Collections.emptyList();
         }
@@ -192,9 +208,81 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
                 .getOrDefault(name, Collections.emptyList());
     }
 
+    /**
+     * The parts of a multipart body, read from the buffered body.
+     *
+     * @throws ServletException if the body is multipart but not well formed, as a container's parser refuses it
+     */
+    @Override
+    public Collection<Part> getParts() throws IOException, ServletException {
+        if (!MultipartForm.isMultipart(getContentType())) {
+            return super.getParts();
+        }
+        List<Part> parts = new ArrayList<>();
+        for (MultipartForm.Part part : wellFormedMultipart().parts()) {
+            parts.add(new BufferedPart(part));
+        }
+        return parts;
+    }
+
+    /** The first part of that name, or {@code null}. */
+    @Override
+    public Part getPart(String name) throws IOException, ServletException {
+        if (!MultipartForm.isMultipart(getContentType())) {
+            return super.getPart(name);
+        }
+        for (MultipartForm.Part part : wellFormedMultipart().parts()) {
+            if (part.name().equals(name)) {
+                return new BufferedPart(part);
+            }
+        }
+        return null;
+    }
+
     /** Whether a body of this content type is an urlencoded form, which the parameters are read from. */
     public static boolean isForm(String contentType) {
         return contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith(FORM);
+    }
+
+    /** Whether a body of this content type is a form a browser posts: urlencoded or {@code multipart/form-data}. */
+    public static boolean postsForm(String contentType) {
+        return isForm(contentType) || MultipartForm.isMultipart(contentType);
+    }
+
+    private Optional<MultipartForm> multipart() {
+        if (multipart == null) {
+            multipart = MultipartForm.parse(getContentType(), body);
+        }
+        return multipart;
+    }
+
+    private MultipartForm wellFormedMultipart() throws ServletException {
+        Optional<MultipartForm> form = multipart();
+        if (!form.isPresent()) {
+            throw new ServletException("the multipart/form-data body is malformed (RFC 7578), or its Content-Type"
+                    + " names no valid boundary: " + getContentType());
+        }
+        return form.get();
+    }
+
+    /**
+     * The text parts (those without a file name) of a multipart body, decoded as a container decodes them: in the
+     * part's charset, else the request's, else UTF-8, which browsers send. None if the body is malformed.
+     */
+    private Map<String, List<String>> textParts() {
+        Map<String, List<String>> values = new LinkedHashMap<>();
+        if (!multipart().isPresent()) {
+            return values;
+        }
+        String encoding = getCharacterEncoding();
+        Charset fallback = encoding == null ? StandardCharsets.UTF_8 : Charset.forName(encoding);
+        for (MultipartForm.Part part : multipart().get().parts()) {
+            if (!part.fileName().isPresent()) {
+                values.computeIfAbsent(part.name(), n -> new ArrayList<>())
+                        .add(new String(part.bytes(), part.charset(fallback).orElse(fallback)));
+            }
+        }
+        return values;
     }
 
     private Charset charset() {

@@ -6,7 +6,8 @@ import java.util.Optional;
 
 /**
  * Where a covered request's key is read: the key header first, as every API client sends it; without one, the
- * operation's {@code key-field} in an urlencoded form body, as a browser posts it. A browser cannot set a header
+ * operation's {@code key-field} in a form body, urlencoded or {@code multipart/form-data} (a text part), as a browser
+ * posts it. A browser cannot set a header
  * on a form post, so a page carries its key as a hidden field ({@code dev.idempotency.FormKeys}), or names a
  * field it already posts that is new on every render (a JSF view state saved on the server).
  *
@@ -25,7 +26,7 @@ final class KeySource {
      */
     boolean needsBody(HttpServletRequest request, Optional<String> keyField) throws ProblemException {
         return keyField.isPresent()
-                && BufferedBodyRequest.isForm(request.getContentType())
+                && BufferedBodyRequest.postsForm(request.getContentType())
                 && !header.read(request).isPresent();
     }
 

@@ -417,4 +417,82 @@ class RequestCanonicalizerTest {
         assertEquals(text(JSON, body), text);
         assertTrue(text.contains("\"sha256\""), text);
     }
+
+    // Multipart form bodies
+
+    private static String multipart(String boundary, String key, String amount, String file) {
+        return "--" + boundary + "\r\nContent-Disposition: form-data; name=\"idempotency-key\"\r\n\r\n" + key
+                + "\r\n--" + boundary + "\r\nContent-Disposition: form-data; name=\"amount\"\r\n\r\n" + amount
+                + "\r\n--" + boundary + "\r\nContent-Disposition: form-data; name=\"receipt\"; filename=\"r.txt\"\r\n"
+                + "Content-Type: Text/Plain\r\n\r\n" + file + "\r\n--" + boundary + "--\r\n";
+    }
+
+    private CanonicalRequest multipartRequest(String boundary, String key, String amount, String file) {
+        return canonicalizer.canonicalize(
+                "POST",
+                "top-up:v1",
+                "/forms/top-ups",
+                null,
+                "multipart/form-data; boundary=" + boundary,
+                SegmentedBuffer.of(multipart(boundary, key, amount, file).getBytes(StandardCharsets.UTF_8)),
+                List.of("/body/form/idempotency-key"));
+    }
+
+    @Test
+    void multipartPartsAreSortedPairsWithFilesByNameTypeAndDigest() throws Exception {
+        String text = text("multipart/form-data; boundary=b1", multipart("b1", "k1", "100", "hello"));
+
+        assertEquals(
+                "[[\"amount\",\"100\"],[\"idempotency-key\",\"k1\"],[\"receipt\",\"file:r.txt;text/plain;sha256:"
+                        + sha256("hello".getBytes(StandardCharsets.UTF_8)) + "\"]]",
+                tree(text).get("body").get("form").toString());
+    }
+
+    @Test
+    void twoSubmissionsOfAFormWithDifferentBoundariesAndKeysAreOneRequest() {
+        assertEquals(
+                multipartRequest("----WebKitFormBoundaryA1", "k1", "100", "hello")
+                        .text(),
+                multipartRequest("----WebKitFormBoundaryZ9", "k2", "100", "hello")
+                        .text());
+    }
+
+    @Test
+    void aChangedFieldOfAMultipartFormIsNamedInTheDifferences() {
+        CanonicalRequest first = multipartRequest("b1", "k", "100", "hello");
+        CanonicalRequest retry = multipartRequest("b2", "k", "101", "hello");
+
+        assertEquals(List.of("/body/form/amount"), retry.differencesFrom(first.text()));
+    }
+
+    @Test
+    void aChangedFileOfAMultipartFormIsADifferentRequest() {
+        CanonicalRequest first = multipartRequest("b1", "k", "100", "hello");
+        CanonicalRequest retry = multipartRequest("b1", "k", "100", "hellO");
+
+        assertEquals(List.of("/body/form/receipt"), retry.differencesFrom(first.text()));
+    }
+
+    @Test
+    void malformedMultipartBodyBecomesSha256OfTheBytes() throws Exception {
+        String body = "--b1\r\nContent-Disposition: form-data; name=\"amount\"\r\n\r\n100\r\n";
+
+        JsonNode canonical =
+                tree(text("multipart/form-data; boundary=b1", body)).get("body");
+
+        assertEquals(
+                sha256(body.getBytes(StandardCharsets.UTF_8)),
+                canonical.get("sha256").asText());
+    }
+
+    @Test
+    void multipartTextPartThatIsNotUtf8BecomesSha256OfTheBytes() throws Exception {
+        byte[] body = "--b1\r\nContent-Disposition: form-data; name=\"amount\"\r\n\r\n\u00e9\r\n--b1--"
+                .getBytes(StandardCharsets.ISO_8859_1);
+
+        JsonNode canonical =
+                tree(text("multipart/form-data; boundary=b1", body)).get("body");
+
+        assertEquals(sha256(body), canonical.get("sha256").asText());
+    }
 }

@@ -9,11 +9,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotency.testing.StrictProxy;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.Part;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
@@ -22,6 +28,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class BufferedBodyRequestTest {
     private static final String FORM = "application/x-www-form-urlencoded";
@@ -316,5 +323,80 @@ class BufferedBodyRequestTest {
         Map<String, List<String>> lists = new HashMap<>();
         parameters.forEach((name, values) -> lists.put(name, List.of(values)));
         return lists;
+    }
+
+    // Multipart bodies, served from the buffer because the container's stream is consumed
+
+    private static final String MULTIPART = "multipart/form-data; boundary=b1";
+    private static final String MULTIPART_BODY = "--b1\r\nContent-Disposition: form-data; name=\"idempotency-key\"\r\n"
+            + "\r\nk-1\r\n--b1\r\nContent-Disposition: form-data; name=\"amount\"\r\n\r\n100\r\n--b1\r\n"
+            + "Content-Disposition: form-data; name=\"receipt\"; filename=\"r.txt\"\r\nContent-Type: text/plain\r\n"
+            + "\r\nfile bytes\r\n--b1\r\nContent-Disposition: form-data; name=\"note\"\r\n"
+            + "Content-Type: text/plain; charset=ISO-8859-1\r\n\r\n\u00e9\r\n--b1--\r\n";
+
+    private BufferedBodyRequest multipartRequest(String query) throws Exception {
+        return BufferedBodyRequest.read(
+                request(MULTIPART_BODY.getBytes(StandardCharsets.ISO_8859_1), MULTIPART, null, query), 1024);
+    }
+
+    @Test
+    void multipartPartsAreServedFromTheBufferedBody() throws Exception {
+        BufferedBodyRequest request = multipartRequest(null);
+
+        List<String> names = new ArrayList<>();
+        request.getParts().forEach(part -> names.add(part.getName()));
+        assertEquals(List.of("idempotency-key", "amount", "receipt", "note"), names);
+        Part file = request.getPart("receipt");
+        assertEquals("r.txt", file.getSubmittedFileName());
+        assertEquals("text/plain", file.getContentType());
+        assertEquals(10, file.getSize());
+        assertArrayEquals(bytes("file bytes"), file.getInputStream().readAllBytes());
+        assertEquals(List.of("Content-Disposition", "Content-Type"), List.copyOf(file.getHeaderNames()));
+        assertEquals("text/plain", file.getHeader("content-type"));
+        assertNull(request.getPart("missing"));
+        assertNull(request.getPart("amount").getSubmittedFileName());
+    }
+
+    @Test
+    void multipartTextPartsAreTheParametersWithTheQueryString() throws Exception {
+        BufferedBodyRequest request = multipartRequest("amount=1");
+
+        assertArrayEquals(new String[] {"1", "100"}, request.getParameterValues("amount"));
+        assertEquals("k-1", request.getParameter("idempotency-key"));
+        assertEquals("\u00e9", request.getParameter("note"));
+        assertNull(request.getParameter("receipt"));
+        assertEquals(List.of("k-1"), request.formBodyValues("idempotency-key"));
+        // The application still reads every byte from the stream too.
+        assertArrayEquals(
+                MULTIPART_BODY.getBytes(StandardCharsets.ISO_8859_1),
+                request.getInputStream().readAllBytes());
+    }
+
+    @Test
+    void aMalformedMultipartBodyHasNoBodyParametersAndRefusesItsParts() throws Exception {
+        BufferedBodyRequest request = BufferedBodyRequest.read(
+                request(bytes("--b1\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1"), MULTIPART, null, null),
+                1024);
+
+        assertNull(request.getParameter("a"));
+        assertEquals(List.of(), request.formBodyValues("a"));
+        assertThrows(ServletException.class, request::getParts);
+    }
+
+    @Test
+    void aPartIsWrittenToAnAbsolutePathOnly(@TempDir Path directory) throws Exception {
+        Part file = multipartRequest(null).getPart("receipt");
+
+        Path target = directory.resolve("copy.txt");
+        file.write(target.toString());
+        assertArrayEquals(bytes("file bytes"), Files.readAllBytes(target));
+        assertThrows(IOException.class, () -> file.write("relative.txt"));
+    }
+
+    @Test
+    void multipartAndUrlencodedBodiesAreBrowserForms() {
+        assertTrue(BufferedBodyRequest.postsForm(MULTIPART));
+        assertTrue(BufferedBodyRequest.postsForm(FORM));
+        assertFalse(BufferedBodyRequest.postsForm("application/json"));
     }
 }

@@ -35,7 +35,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * A browser's key in a form field, on the wire, on WildFly 39 (RESTEasy) and GlassFish 5.1 (Jersey, javax): the page renders the field with the one-line
  * call, the form post carries it in its body, and the filter reads it there when no key header came. The Jakarta
  * REST resource behind it still gets every {@code @FormParam} (RESTEasy on WildFly and Liberty, Jersey on Payara and
- * GlassFish). The key belongs to the session that rendered the form.
+ * GlassFish). A {@code multipart/form-data} post carries its key in a text part, a new boundary on each submit is the
+ * same request, and a servlet with {@code @MultipartConfig} still reads its parameters and parts. The key belongs to
+ * the session that rendered the form.
  */
 @Tag("form-keys")
 @ExtendWith(PostgresExtension.class)
@@ -114,6 +116,39 @@ class FormKeysIT {
         assertEquals(0, Database.recordCountForKey(key));
     }
 
+    @Test
+    void aMultipartFormPostedTwiceWithNewBoundariesRunsOnceAndTheServletStillReadsItsParts() throws Exception {
+        String key = renderedKey();
+
+        HttpResponse<String> first = postMultipart("----WebKitFormBoundaryFirst1", key, "Ada");
+        HttpResponse<String> again = postMultipart("----WebKitFormBoundarySecond2", key, "Ada");
+
+        assertEquals(200, first.statusCode(), first.body());
+        assertEquals(
+                "parameters:idempotency-key=" + key + ";name=Ada; parts:name[3];idempotency-key[" + key.length()
+                        + "];receipt[10]; receipt:r.txt,text/plain,receipt 1\n",
+                first.body(),
+                "getParameter and getPart read the body the filter buffered");
+        assertFalse(first.headers().firstValue("Idempotent-Replayed").isPresent());
+        assertEquals(200, again.statusCode(), again.body());
+        assertEquals(first.body(), again.body());
+        assertEquals("true", again.headers().firstValue("Idempotent-Replayed").orElse(""));
+        assertEquals(1, Database.recordCountForKey(key));
+    }
+
+    @Test
+    void anEditedMultipartResubmitIsRefused() throws Exception {
+        // The sample's 422 page is a JSP: GlassFish on Debian's Java 8 runtime (no compiler) cannot compile it.
+        Assumptions.assumeTrue(TestServer.isWildFly(), "the JSP error page needs a server that compiles JSP");
+        String key = renderedKey();
+        assertEquals(200, postMultipart("----boundaryA", key, "Ada").statusCode());
+
+        HttpResponse<String> edited = postMultipart("----boundaryB", key, "Grace");
+
+        assertEquals(422, edited.statusCode(), edited.body());
+        assertEquals(1, Database.recordCountForKey(key));
+    }
+
     /** GETs the form page, which starts the session, and returns the key it rendered. */
     private String renderedKey() throws IOException, InterruptedException {
         HttpResponse<String> page = browser.send(
@@ -136,6 +171,21 @@ class FormKeysIT {
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build();
+    }
+
+    /** Posts the form as a browser does for {@code enctype="multipart/form-data"}: two fields and a file. */
+    private HttpResponse<String> postMultipart(String boundary, String key, String name)
+            throws IOException, InterruptedException {
+        String body = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\n" + name + "\r\n"
+                + "--" + boundary + "\r\nContent-Disposition: form-data; name=\"idempotency-key\"\r\n\r\n" + key
+                + "\r\n--" + boundary + "\r\nContent-Disposition: form-data; name=\"receipt\"; filename=\"r.txt\"\r\n"
+                + "Content-Type: text/plain\r\n\r\nreceipt 1\n\r\n--" + boundary + "--\r\n";
+        return browser.send(
+                authorized(HttpRequest.newBuilder(URI.create(base + "api/test-multipart")))
+                        .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpRequest.Builder authorized(HttpRequest.Builder request) {

@@ -13,6 +13,7 @@ import dev.idempotency.sample.faults.GateResource;
 import dev.idempotency.sample.faults.GatedTopUpServlet;
 import dev.idempotency.sample.faults.Gates;
 import dev.idempotency.sample.faults.JmxReaderServlet;
+import dev.idempotency.sample.faults.MultipartEchoServlet;
 import dev.idempotency.sample.faults.ProcessedMessagePurgeResource;
 import dev.idempotency.sample.faults.PublicEchoServlet;
 import java.io.File;
@@ -79,7 +80,8 @@ public final class SampleDeployment {
                         FormPageServlet.class,
                         GatedTopUpServlet.class,
                         ConflictServlet.class,
-                        JmxReaderServlet.class)
+                        JmxReaderServlet.class,
+                        MultipartEchoServlet.class)
                 .addAsWebResource(new File("src/test/resources/forms/gated-top-up.jsp"), "forms/gated-top-up.jsp")
                 .addAsWebInfResource(
                         new File("src/test/resources/test-idempotency.properties"), "idempotency.properties");
