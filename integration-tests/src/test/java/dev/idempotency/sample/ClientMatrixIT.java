@@ -16,7 +16,6 @@ import dev.idempotency.foreign.customers.CustomerServlet;
 import dev.idempotency.foreign.moderations.ModerationServlet;
 import dev.idempotency.sample.support.Database;
 import dev.idempotency.sample.support.FaultProxy;
-import dev.idempotency.sample.support.FaultProxy.Fault;
 import dev.idempotency.sample.support.PostgresExtension;
 import dev.idempotency.sample.support.TestServer;
 import java.io.File;
@@ -29,7 +28,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.function.IntFunction;
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -66,10 +64,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ClientMatrixIT {
     /** Calls per run: enough for the pattern to cut and withhold several answers of each kind. */
     private static final int CALLS = 30;
-
-    /** Every third request's answer is cut after the commit; every fifth other one is withheld. */
-    private static final IntFunction<Fault> EVERY_THIRD_CUT_EVERY_FIFTH_WITHHELD =
-            request -> request % 3 == 0 ? Fault.DROP_RESPONSE : request % 5 == 0 ? Fault.WITHHOLD_RESPONSE : Fault.NONE;
 
     @Deployment(name = "customers", managed = false, testable = false)
     static WebArchive adopted() throws IOException {
@@ -233,7 +227,7 @@ class ClientMatrixIT {
                     .timeout(Duration.ofSeconds(2))
                     .build();
             client.moderations().create(moderation(prefix + "warm-up"));
-            proxy.armEach(EVERY_THIRD_CUT_EVERY_FIFTH_WITHHELD);
+            proxy.armEach(FaultProxy.EVERY_THIRD_CUT_EVERY_FIFTH_WITHHELD);
             for (int i = 0; i < CALLS; i++) {
                 client.moderations().create(moderation(prefix + i)).id();
             }
@@ -269,7 +263,7 @@ class ClientMatrixIT {
             StripeClient client = stripe(throughProxy);
             // A first call pays the deployment's warm-up, which must not run into the read timeout.
             client.customers().create(params(prefix + "warm-up", null));
-            proxy.armEach(EVERY_THIRD_CUT_EVERY_FIFTH_WITHHELD);
+            proxy.armEach(FaultProxy.EVERY_THIRD_CUT_EVERY_FIFTH_WITHHELD);
             List<String> ids = new ArrayList<>();
             int replayed = 0;
             for (int i = 0; i < CALLS; i++) {
@@ -303,15 +297,8 @@ class ClientMatrixIT {
 
         @Override
         public String toString() {
-            int cut = 0;
-            int withheld = 0;
-            for (int n = 1; n <= requests; n++) {
-                Fault fault = EVERY_THIRD_CUT_EVERY_FIFTH_WITHHELD.apply(n);
-                cut += fault == Fault.DROP_RESPONSE ? 1 : 0;
-                withheld += fault == Fault.WITHHOLD_RESPONSE ? 1 : 0;
-            }
-            return CALLS + " calls, " + requests + " requests reached the server (" + cut + " answers cut, "
-                    + withheld + " withheld), " + replayed + " answers replayed, " + duplicates()
+            return CALLS + " calls, " + requests + " requests reached the server " + FaultProxy.faultsOf(requests)
+                    + ", " + replayed + " answers replayed, " + duplicates()
                     + " duplicate rows";
         }
     }

@@ -28,7 +28,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.function.IntFunction;
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -75,10 +74,6 @@ class JavaCallerIT {
 
     /** Enough for a run without the library to show duplicates. */
     private static final int UNKEYED_CALLS = 10;
-
-    /** Every third request's answer is cut after the commit; every fifth other one is withheld. */
-    private static final IntFunction<Fault> EVERY_THIRD_CUT_EVERY_FIFTH_WITHHELD =
-            request -> request % 3 == 0 ? Fault.DROP_RESPONSE : request % 5 == 0 ? Fault.WITHHOLD_RESPONSE : Fault.NONE;
 
     @Deployment(name = "customers", managed = false, testable = false)
     static WebArchive customers() throws IOException {
@@ -217,7 +212,7 @@ class JavaCallerIT {
         // A first call pays the deployments' warm-up, which must not run into the read timeout.
         PROXY.armEach(request -> Fault.NONE);
         callerRun(throughProxy, prefix + "warm-up-", 1, how);
-        PROXY.armEach(EVERY_THIRD_CUT_EVERY_FIFTH_WITHHELD);
+        PROXY.armEach(FaultProxy.EVERY_THIRD_CUT_EVERY_FIFTH_WITHHELD);
         List<String> lines = callerRun(throughProxy, prefix, calls, how);
         return new Run(prefix, calls, lines, PROXY.requestsSeen());
     }
@@ -275,15 +270,9 @@ class JavaCallerIT {
 
         @Override
         public String toString() {
-            int cut = 0;
-            int withheld = 0;
-            for (int n = 1; n <= requests; n++) {
-                Fault fault = EVERY_THIRD_CUT_EVERY_FIFTH_WITHHELD.apply(n);
-                cut += fault == Fault.DROP_RESPONSE ? 1 : 0;
-                withheld += fault == Fault.WITHHOLD_RESPONSE ? 1 : 0;
-            }
-            return calls + " logical calls, " + requests + " requests reached the server (" + cut + " answers cut, "
-                    + withheld + " withheld), " + retries() + " retries, " + replayed() + " answers replayed, "
+            return calls + " logical calls, " + requests + " requests reached the server "
+                    + FaultProxy.faultsOf(requests)
+                    + ", " + retries() + " retries, " + replayed() + " answers replayed, "
                     + duplicates() + " duplicate rows";
         }
     }

@@ -31,6 +31,22 @@ import java.util.function.IntFunction;
  * line ({@code POST /…}); requests are not pipelined, so the answer that follows belongs to it.
  */
 public final class FaultProxy implements AutoCloseable {
+    /** The matrix's pattern, counted in requests: every third answer is cut after the commit, every fifth other withheld. */
+    public static final java.util.function.IntFunction<Fault> EVERY_THIRD_CUT_EVERY_FIFTH_WITHHELD =
+            request -> request % 3 == 0 ? Fault.DROP_RESPONSE : request % 5 == 0 ? Fault.WITHHOLD_RESPONSE : Fault.NONE;
+
+    /** What that pattern did to the first {@code requests} requests: {@code "(c answers cut, w withheld)"}. */
+    public static String faultsOf(int requests) {
+        int cut = 0;
+        int withheld = 0;
+        for (int n = 1; n <= requests; n++) {
+            Fault fault = EVERY_THIRD_CUT_EVERY_FIFTH_WITHHELD.apply(n);
+            cut += fault == Fault.DROP_RESPONSE ? 1 : 0;
+            withheld += fault == Fault.WITHHOLD_RESPONSE ? 1 : 0;
+        }
+        return "(" + cut + " answers cut, " + withheld + " withheld)";
+    }
+
     public enum Fault {
         NONE,
         DROP_RESPONSE,
